@@ -1,0 +1,41 @@
+// Market-hours flags for price rows. The ingestor asks a MarketClock for every row it builds, so the
+// implementation must be cheap per call (cache the next boundary).
+
+import { PAIRS } from '../../schemas/pairs.ts'
+
+export interface MarketFlags {
+  isMarketOpen: boolean
+  isDayTradingClosed: boolean
+  /** seconds until isDayTradingClosed flips; -1 where it never flips */
+  secondsToToggleIsDayTradingClosed: number
+}
+
+/** The `schedule` object of a price row: `id` and `alwaysOpen`, plus optional extra fields. */
+export interface ScheduleRef {
+  id: number
+  alwaysOpen: boolean
+  [extra: string]: unknown
+}
+
+export interface MarketClock {
+  /** undefined when the pair has no trading schedule: such pairs are left out of snapshots and the stream */
+  scheduleFor(pairId: number): ScheduleRef | undefined
+  flagsAt(pairId: number, nowMs: number): MarketFlags
+  /** the next instant (ms) after nowMs at which any flag of this pair changes; Infinity if never */
+  nextChangeAt(pairId: number, nowMs: number): number
+}
+
+/**
+ * PLACEHOLDER until the calendar engine lands: crypto is always open, every other pair is treated as
+ * open with day trading allowed and no known toggle. Schedule ids are per asset class.
+ */
+export function placeholderMarketClock(): MarketClock {
+  const scheduleIds = { crypto: 0, fx: 1, metal: 2, energy: 3, index: 4, stock: 5 } as const
+  const schedules = PAIRS.map((pair) => ({ id: scheduleIds[pair.assetClass], alwaysOpen: pair.assetClass === 'crypto' }))
+  const flags: MarketFlags = { isMarketOpen: true, isDayTradingClosed: false, secondsToToggleIsDayTradingClosed: -1 }
+  return {
+    scheduleFor: (pairId) => schedules[pairId],
+    flagsAt: () => flags,
+    nextChangeAt: () => Number.POSITIVE_INFINITY,
+  }
+}
