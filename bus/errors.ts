@@ -1,0 +1,38 @@
+// One error class for the whole service: a stable `code`, a short message and an optional cause.
+// The HTTP status and body shape are chosen from the code at the HTTP boundary only.
+
+export type ErrorCode =
+  | 'validation_failed'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'no_ticks_yet'
+  | 'upstream_unavailable'
+  | 'not_tradeable'
+  | 'config_invalid'
+  | 'internal'
+
+export interface ServiceErrorOptions {
+  cause?: unknown
+  /** raw validation issues; only with `validation_failed` */
+  issues?: unknown[]
+  /** structured detail returned to the client */
+  details?: unknown
+}
+
+export class ServiceError extends Error {
+  override readonly name = 'ServiceError'
+  readonly code: ErrorCode
+  readonly issues: unknown[] | undefined
+  readonly details: unknown
+
+  constructor(code: ErrorCode, message: string, options: ServiceErrorOptions = {}) {
+    super(message, { cause: options.cause })
+    this.code = code
+    this.issues = options.issues
+    this.details = options.details
+  }
+}

@@ -1,0 +1,134 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node'
+import { Kvm, type KV } from '@nats-io/kv'
+import type { Logger } from './logger.ts'
+import type { PriceBus, TickHandler } from './price-bus.ts'
+import { busNames } from './subjects.ts'
+
+export interface NatsPriceBusOptions {
+  servers: string
+  /** prefixes subjects and the bucket name; empty in production */
+  namespace?: string
+  /** connection name shown by the server, e.g. the process's roles */
+  name: string
+  /**
+   * How often changed rows are written to the key-value bucket. Ticks go out on their subject at once;
+   * the bucket only seeds starting edges, so it is written at most once per pair per interval.
+   */
+  latestWriteIntervalMs?: number
+  logger: Logger
+}
+
+/** Ticks on core NATS subjects (one per pair), the latest row per pair in a JetStream KV bucket. */
+export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceBus> {
+  const names = busNames(options.namespace)
+  const log = options.logger.child({ module: 'nats-price-bus' })
+  const nc = await connect({
+    servers: options.servers.split(','),
+    name: options.name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+  })
+  const bucket = await new Kvm(nc).create(names.latestPricesBucket, { history: 1 })
+  const connection = watchConnection(nc, log)
+  const latestWriter = coalescingLatestWriter(bucket, options.latestWriteIntervalMs ?? 250, log)
+  log.info({ servers: options.servers, bucket: names.latestPricesBucket }, 'connected to NATS')
+
+  return {
+    kind: 'nats',
+    publishTick(pair, row) {
+      nc.publish(names.tickSubject(pair), row)
+      latestWriter.record(pair, row)
+    },
+    subscribeTicks(handler: TickHandler) {
+      const subscription = nc.subscribe(names.allTicks, {
+        callback: (error, message) => {
+          if (error) {
+            log.warn({ err: error }, 'tick subscription error')
+            return
+          }
+          handler(names.pairOfTickSubject(message.subject), message.data)
+        },
+      })
+      return () => subscription.unsubscribe()
+    },
+    async readLatest() {
+      const rows = new Map<string, Uint8Array>()
+      for await (const key of await bucket.keys()) {
+        const entry = await bucket.get(key)
+        if (entry && entry.operation === 'PUT') rows.set(key, entry.value)
+      }
+      return rows
+    },
+    flush: () => latestWriter.flush(),
+    isConnected: () => connection.connected,
+    onConnectionChange: connection.onChange,
+    async close() {
+      await latestWriter.stop()
+      await nc.drain()
+    },
+  }
+}
+
+function watchConnection(nc: NatsConnection, log: Logger) {
+  const listeners = new Set<(connected: boolean) => void>()
+  const state = { connected: true }
+  const set = (connected: boolean) => {
+    if (state.connected === connected) return
+    state.connected = connected
+    for (const listener of listeners) listener(connected)
+  }
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === 'disconnect') {
+        log.warn({ server: status.server }, 'NATS connection lost, reconnecting')
+        set(false)
+      } else if (status.type === 'reconnect') {
+        log.info({ server: status.server }, 'NATS connection restored')
+        set(true)
+      }
+    }
+  })()
+  void nc.closed().then(() => set(false))
+  return {
+    get connected() {
+      return state.connected
+    },
+    onChange(listener: (connected: boolean) => void) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+}
+
+/** Writes the newest row per pair to the bucket on a timer; a failed write is retried on the next one. */
+function coalescingLatestWriter(bucket: KV, intervalMs: number, log: Logger) {
+  let pending = new Map<string, Uint8Array>()
+  let writing: Promise<void> = Promise.resolve()
+
+  const writeBatch = async (): Promise<void> => {
+    if (pending.size === 0) return
+    const batch = pending
+    pending = new Map()
+    const results = await Promise.allSettled([...batch].map(([pair, row]) => bucket.put(pair, row)))
+    results.forEach((result, index) => {
+      if (result.status === 'fulfilled') return
+      const [pair, row] = [...batch][index]!
+      if (!pending.has(pair)) pending.set(pair, row)
+      log.warn({ pair, err: result.reason }, 'latest-row write failed, will retry')
+    })
+  }
+  const writeNow = () => (writing = writing.then(writeBatch))
+  const timer = setInterval(writeNow, intervalMs)
+  timer.unref()
+
+  return {
+    record(pair: string, row: Uint8Array) {
+      pending.set(pair, row)
+    },
+    flush: () => writeNow(),
+    async stop() {
+      clearInterval(timer)
+      await writeNow()
+    },
+  }
+}

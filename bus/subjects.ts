@@ -1,0 +1,26 @@
+// The one place subject and bucket names are spelled. A namespace (e.g. per test run, or per
+// environment sharing one NATS) prefixes every name so runs never see each other's traffic.
+
+export interface BusNames {
+  /** subject of the ticks of one pair */
+  tickSubject(pair: string): string
+  /** wildcard matching the ticks of every pair */
+  allTicks: string
+  /** the pair symbol of a tick subject */
+  pairOfTickSubject(subject: string): string
+  /** JetStream key-value bucket holding the latest row per pair (key = pair symbol) */
+  latestPricesBucket: string
+}
+
+export function busNames(namespace = ''): BusNames {
+  if (namespace !== '' && !/^[A-Za-z0-9_-]+$/.test(namespace)) {
+    throw new Error(`bus namespace "${namespace}" may hold only letters, digits, "_" and "-"`)
+  }
+  const tickPrefix = `${namespace === '' ? '' : `${namespace}.`}prices.v1.tick.`
+  return {
+    tickSubject: (pair) => tickPrefix + pair,
+    allTicks: `${tickPrefix}*`,
+    pairOfTickSubject: (subject) => subject.slice(tickPrefix.length),
+    latestPricesBucket: namespace === '' ? 'prices' : `${namespace}-prices`,
+  }
+}

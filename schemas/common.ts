@@ -1,0 +1,20 @@
+import { z } from 'zod'
+
+export const SUPPORTED_CHAIN_IDS = [42161, 421614] as const
+
+export const Address = z.string().regex(/^0x[a-fA-F0-9]{40}$/, 'must be 0x followed by 40 hex characters')
+
+const MAX_UINT256 = 2n ** 256n - 1n
+
+/** A non-negative integer written as a decimal string; 256-bit values never travel as JSON numbers. */
+export const DecimalString = z.string().regex(/^\d+$/, 'must be a decimal string of digits')
+
+export const Uint256String = DecimalString.refine((value) => BigInt(value) <= MAX_UINT256, 'must fit in 256 bits')
+
+export const ChainId = z.union(SUPPORTED_CHAIN_IDS.map((id) => z.literal(id)), {
+  error: `must be one of ${SUPPORTED_CHAIN_IDS.join(', ')}`,
+})
+export type ChainId = z.infer<typeof ChainId>
+
+/** Unix seconds as a decimal string, as the indexed source and the limits endpoint spell them. */
+export const UnixSecondsString = DecimalString

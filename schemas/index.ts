@@ -1,0 +1,7 @@
+export * from './common.ts'
+export * from './errors.ts'
+export * from './limits.ts'
+export * from './onboarding.ts'
+export * from './pairs.ts'
+export * from './price.ts'
+export * from './stream.ts'

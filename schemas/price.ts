@@ -1,0 +1,47 @@
+import { z } from 'zod'
+
+/** `{ id, alwaysOpen }` plus extra schedule fields (time zone, opening hours) that the spec leaves open. */
+export const ScheduleRef = z.looseObject({
+  id: z.number().int(),
+  alwaysOpen: z.boolean(),
+})
+
+/** Spec 2.1: one row of the snapshot, and the `data` of a stream tick. */
+export const PriceRow = z.strictObject({
+  feed_id: z.string(),
+  pair: z.string(),
+  from: z.string(),
+  to: z.string(),
+  bid: z.number(),
+  mid: z.number(),
+  ask: z.number(),
+  isMarketOpen: z.boolean(),
+  isDayTradingClosed: z.boolean(),
+  secondsToToggleIsDayTradingClosed: z.number(),
+  timestampSeconds: z.number().int(),
+  schedule: ScheduleRef,
+})
+export type PriceRow = z.infer<typeof PriceRow>
+
+/** Spec 2.2. */
+export const PriceSnapshot = z.strictObject({
+  prices: z.array(PriceRow),
+  stale: z.boolean(),
+  generatedAt: z.number().int(),
+})
+export type PriceSnapshot = z.infer<typeof PriceSnapshot>
+
+/** Spec 2.3. `lastTickAt` is 0 until the first tick has been seen. */
+export const StatusRecord = z.strictObject({
+  status: z.enum(['ok', 'degraded']),
+  prices: z.strictObject({
+    pairs: z.number().int().nonnegative(),
+    stale: z.boolean(),
+    lastTickAt: z.number().int().nonnegative(),
+  }),
+  time: z.number().int(),
+})
+export type StatusRecord = z.infer<typeof StatusRecord>
+
+/** `GET /v1/prices` takes no parameters: anything in the query string is refused with 400. */
+export const NoQuery = z.strictObject({})

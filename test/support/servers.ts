@@ -1,0 +1,113 @@
+// Real nats-server and redis-server processes for tests, each on a free loopback port in its own
+// temporary directory, stopped with the test.
+
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { withDeadline } from './wait.ts'
+
+export interface RunningServer {
+  url: string
+  port: number
+  /** stops the process; the data directory is kept so that start() can bring it back */
+  stop(): Promise<void>
+  /** starts it again on the same port and data directory (for restart tests) */
+  start(): Promise<void>
+  /** stops it and removes its data directory */
+  dispose(): Promise<void>
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.unref()
+    server.on('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
+    })
+  })
+}
+
+function findBinary(name: string): string {
+  for (const dir of (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/usr/local/sbin', '/usr/bin'])) {
+    const candidate = join(dir, name)
+    if (dir && existsSync(candidate)) return candidate
+  }
+  throw new Error(`${name} not found on PATH: install it (Debian package ${name})`)
+}
+
+async function supervise(options: {
+  binary: string
+  args: string[]
+  readyLine: RegExp
+  url: string
+  port: number
+  dataDir: string
+}): Promise<RunningServer> {
+  let child: ChildProcess | undefined
+  const start = async () => {
+    const process_ = spawn(options.binary, options.args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    child = process_
+    let output = ''
+    const ready = new Promise<void>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString()
+        if (options.readyLine.test(output)) resolve()
+      }
+      process_.stdout!.on('data', onData)
+      process_.stderr!.on('data', onData)
+      process_.once('exit', (code) => reject(new Error(`${options.binary} exited with ${code}: ${output}`)))
+    })
+    await withDeadline(ready, 10_000, `${options.binary} to be ready`)
+  }
+  const stop = async () => {
+    const running = child
+    child = undefined
+    if (!running || running.exitCode !== null) return
+    const exited = new Promise((resolve) => running.once('exit', resolve))
+    running.kill('SIGKILL')
+    await exited
+  }
+  await start()
+  return {
+    url: options.url,
+    port: options.port,
+    start,
+    stop,
+    async dispose() {
+      await stop()
+      rmSync(options.dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** nats-server with JetStream (key-value buckets need it). */
+export async function startNats(): Promise<RunningServer> {
+  const port = await freePort()
+  const dataDir = mkdtempSync(join(tmpdir(), 'nats-test-'))
+  return supervise({
+    binary: findBinary('nats-server'),
+    args: ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dataDir],
+    readyLine: /Server is ready/,
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    dataDir,
+  })
+}
+
+/** redis-server with an append-only file, so a restart keeps what was written (queued jobs). */
+export async function startRedis(): Promise<RunningServer> {
+  const port = await freePort()
+  const dataDir = mkdtempSync(join(tmpdir(), 'redis-test-'))
+  return supervise({
+    binary: findBinary('redis-server'),
+    args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--dir', dataDir],
+    readyLine: /Ready to accept connections/,
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    dataDir,
+  })
+}

@@ -1,0 +1,24 @@
+// Waiting on events with a deadline: tests never sleep to synchronise.
+
+/** Resolves with the first truthy value of `probe`, polling every `intervalMs`; rejects at the deadline. */
+export async function waitFor<T>(
+  probe: () => T | undefined | false | null | Promise<T | undefined | false | null>,
+  options: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 5000)
+  for (;;) {
+    const value = await probe()
+    if (value) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${options.what ?? 'condition'}`)
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 10))
+  }
+}
+
+/** Rejects if `promise` has not settled within `timeoutMs`. */
+export function withDeadline<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs)
+  })
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer))
+}
