@@ -1,0 +1,63 @@
+import type { Redis } from 'ioredis'
+import type { Env } from '../../bus/config.ts'
+import type { Logger } from '../../bus/logger.ts'
+import type { Metrics } from '../../bus/metrics.ts'
+import type { PriceBus } from '../../bus/price-bus.ts'
+import { clientIpResolver } from '../http/client-ip.ts'
+import { createHttpServer } from '../http/http-server.ts'
+import { createRateLimits } from '../http/rate-limits.ts'
+import { startMaterializer } from '../snapshot/materializer.ts'
+import { snapshotRoutes } from '../snapshot/routes.ts'
+import { edgeConfig } from './config.ts'
+import { opsRoutes } from './ops-routes.ts'
+
+export interface EdgeDeps {
+  env: Env
+  bus: PriceBus
+  redis: Redis | undefined
+  logger: Logger
+  metrics: Metrics
+}
+
+export interface Edge {
+  port: number
+  stop(): Promise<void>
+}
+
+/** The public surface: REST (and later the stream) on one uWebSockets.js app. */
+export async function startEdge(deps: EdgeDeps): Promise<Edge> {
+  const config = edgeConfig(deps.env)
+  const log = deps.logger.child({ role: 'edge' })
+  const materializer = await startMaterializer({
+    bus: deps.bus,
+    staleAfterMs: config.STALE_AFTER_MS,
+    logger: log,
+    metrics: deps.metrics,
+  })
+  const rateLimits = createRateLimits({ redis: deps.redis, enabled: config.RATE_LIMITS_ENABLED, logger: log })
+  const server = createHttpServer({
+    logger: log,
+    metrics: deps.metrics,
+    rateLimits,
+    resolveClientIp: clientIpResolver(config.TRUSTED_PROXIES),
+    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+  })
+  const redis = deps.redis
+  server.addRoutes([
+    ...snapshotRoutes(materializer),
+    ...opsRoutes(deps.metrics, {
+      bus: () => deps.bus.isConnected(),
+      ...(redis && { redis: () => redis.status === 'ready' }),
+    }),
+  ])
+  const port = await server.listen(config.HOST, config.PORT)
+  log.info({ host: config.HOST, port, rateLimits: rateLimits.store }, 'edge listening')
+  return {
+    port,
+    async stop() {
+      server.close()
+      materializer.stop()
+      log.info('edge stopped')
+    },
+  }
+}

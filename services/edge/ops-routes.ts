@@ -1,0 +1,26 @@
+import type { Metrics } from '../../bus/metrics.ts'
+import type { Route } from '../http/http-server.ts'
+import { jsonReply } from '../http/reply.ts'
+
+export type ReadinessChecks = Record<string, () => boolean>
+
+/** /metrics (Prometheus text), /healthz (the process is alive) and /readyz (its dependencies are reachable). */
+export function opsRoutes(metrics: Metrics, readiness: ReadinessChecks): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/metrics',
+      handle: async () => ({ status: 200, body: await metrics.registry.metrics(), contentType: metrics.registry.contentType }),
+    },
+    { method: 'GET', path: '/healthz', handle: () => jsonReply(200, { status: 'alive' }) },
+    {
+      method: 'GET',
+      path: '/readyz',
+      handle() {
+        const checks = Object.fromEntries(Object.entries(readiness).map(([name, check]) => [name, check()]))
+        const ready = Object.values(checks).every(Boolean)
+        return jsonReply(ready ? 200 : 503, { ready, checks })
+      },
+    },
+  ]
+}

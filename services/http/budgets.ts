@@ -1,0 +1,18 @@
+// Named rate-limit budgets (spec 8): per IP, mostly per route; some routes share one budget.
+// The one place the figures live. Clients read them from the x-ratelimit-* headers.
+
+export interface Budget {
+  /** requests allowed per window */
+  points: number
+  windowSeconds: number
+}
+
+export const BUDGETS = {
+  onboard: { points: 10, windowSeconds: 10 },
+  prices: { points: 100, windowSeconds: 10 },
+  status: { points: 60, windowSeconds: 10 },
+  /** one budget shared by pairs, trades, limits and executed orders */
+  portfolio: { points: 60, windowSeconds: 10 },
+} as const satisfies Record<string, Budget>
+
+export type BudgetName = keyof typeof BUDGETS

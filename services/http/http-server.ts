@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto'
+import { STATUS_CODES } from 'node:http'
+import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
+import { ServiceError } from '../../bus/errors.ts'
+import type { Logger } from '../../bus/logger.ts'
+import type { Metrics } from '../../bus/metrics.ts'
+import type { BudgetName } from './budgets.ts'
+import { errorResponse } from './error-response.ts'
+import { loadNativeUws } from './native-uws.ts'
+import type { RateLimits, RateLimitDecision } from './rate-limits.ts'
+import type { Reply } from './reply.ts'
+import type { RequestContext } from './request-context.ts'
+
+export type Method = 'GET' | 'POST'
+
+export interface Route {
+  method: Method
+  /** uWS pattern, e.g. '/v1/prices/:pair' */
+  path: string
+  /** the rate-limit budget this route draws on; none for operational routes */
+  budget?: BudgetName
+  handle(context: RequestContext): Reply | Promise<Reply>
+}
+
+export interface HttpServerOptions {
+  logger: Logger
+  metrics: Metrics
+  rateLimits: RateLimits
+  resolveClientIp: (peer: string, forwardedFor: string | undefined) => string
+  /** request bodies above this many bytes get 413 */
+  bodyLimitBytes: number
+}
+
+export interface HttpServer {
+  /** the uWS app, for the WebSocket route */
+  readonly app: TemplatedApp
+  addRoutes(routes: Route[]): void
+  listen(host: string, port: number): Promise<number>
+  /** stops accepting new connections */
+  close(): void
+}
+
+const uws = loadNativeUws()
+
+/**
+ * The HTTP kit every route goes through: x-request-id on every response (a client's value is
+ * ignored), the spec's error shapes, 404 and 405, the body limit, per-IP budgets and their headers.
+ */
+export function createHttpServer(options: HttpServerOptions): HttpServer {
+  const app = uws.App()
+  const log = options.logger.child({ module: 'http' })
+  const routesByPath = new Map<string, Map<Method, Route>>()
+  let listenSocket: us_listen_socket | undefined
+
+  const send = (res: HttpResponse, exchange: Exchange, reply: Reply, limit?: RateLimitDecision) => {
+    if (exchange.aborted) return
+    res.cork(() => {
+      res.writeStatus(`${reply.status} ${STATUS_CODES[reply.status] ?? ''}`)
+      res.writeHeader('x-request-id', exchange.requestId)
+      res.writeHeader('content-type', reply.contentType)
+      if (limit && limit.limit > 0) writeRateLimitHeaders(res, limit)
+      for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value)
+      res.end(reply.body)
+    })
+    options.metrics.httpRequests.labels(exchange.routeName, String(reply.status)).inc()
+    options.metrics.httpDuration.labels(exchange.routeName).observe((performance.now() - exchange.startedAt) / 1000)
+  }
+
+  const sendError = (res: HttpResponse, exchange: Exchange, error: unknown, limit?: RateLimitDecision) => {
+    const { status, body } = errorResponse(error)
+    if (status >= 500) log.error({ err: error, requestId: exchange.requestId, route: exchange.routeName }, 'request failed')
+    send(res, exchange, { status, body: JSON.stringify(body), contentType: 'application/json', ...allowHeader(error) }, limit)
+  }
+
+  const serve = async (res: HttpResponse, exchange: Exchange, route: Route, context: RequestContext) => {
+    let limit: RateLimitDecision | undefined
+    try {
+      if (route.budget) {
+        limit = await options.rateLimits.check(route.budget, context.clientIp)
+        if (!limit.allowed) {
+          options.metrics.rateLimited.labels(route.budget).inc()
+          throw new ServiceError('rate_limited', `rate limit exceeded: retry in ${limit.resetSeconds} seconds`, {
+            details: { budget: route.budget, retryAfterSeconds: limit.resetSeconds },
+          })
+        }
+      }
+      if (route.method === 'POST') context.body = await readBody(res, exchange, options.bodyLimitBytes, context.headers)
+      send(res, exchange, await route.handle(context), limit)
+    } catch (error) {
+      sendError(res, exchange, error, limit)
+    }
+  }
+
+  const dispatch = (pattern: string) => (res: HttpResponse, req: HttpRequest) => {
+    const exchange: Exchange = { requestId: randomUUID(), startedAt: performance.now(), aborted: false, routeName: pattern }
+    res.onAborted(() => (exchange.aborted = true))
+    const method = req.getMethod().toUpperCase() as Method
+    const route = routesByPath.get(pattern)?.get(method)
+    if (!route) {
+      const allowed = [...(routesByPath.get(pattern)?.keys() ?? [])].join(', ')
+      return sendError(res, exchange, new ServiceError('method_not_allowed', `${method} is not allowed here; use ${allowed}`, { details: { allow: allowed } }))
+    }
+    const headers: Record<string, string> = {}
+    req.forEach((name, value) => (headers[name] = value))
+    const params: Record<string, string> = {}
+    paramNames(pattern).forEach((name, index) => (params[name] = decodeURIComponent(req.getParameter(index) ?? '')))
+    const context: RequestContext = {
+      method,
+      path: req.getUrl(),
+      params,
+      query: new URLSearchParams(req.getQuery() ?? ''),
+      headers,
+      clientIp: options.resolveClientIp(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-forwarded-for']),
+      requestId: exchange.requestId,
+      body: EMPTY_BODY,
+      log,
+    }
+    void serve(res, exchange, route, context)
+  }
+
+  app.any('/*', (res) => {
+    const exchange: Exchange = { requestId: randomUUID(), startedAt: performance.now(), aborted: false, routeName: 'unknown' }
+    res.onAborted(() => (exchange.aborted = true))
+    sendError(res, exchange, new ServiceError('not_found', 'no such route'))
+  })
+
+  return {
+    app,
+    addRoutes(routes) {
+      for (const route of routes) {
+        let methods = routesByPath.get(route.path)
+        if (!methods) {
+          methods = new Map()
+          routesByPath.set(route.path, methods)
+          app.any(route.path, dispatch(route.path))
+        }
+        methods.set(route.method, route)
+      }
+    },
+    listen(host, port) {
+      return new Promise((resolve, reject) => {
+        app.listen(host, port, (socket) => {
+          if (!socket) return reject(new Error(`cannot listen on ${host}:${port}`))
+          listenSocket = socket
+          resolve(uws.us_socket_local_port(socket))
+        })
+      })
+    },
+    close() {
+      if (listenSocket) uws.us_listen_socket_close(listenSocket)
+      listenSocket = undefined
+    },
+  }
+}
+
+interface Exchange {
+  requestId: string
+  startedAt: number
+  aborted: boolean
+  routeName: string
+}
+
+const EMPTY_BODY = Buffer.alloc(0)
+
+function paramNames(pattern: string): string[] {
+  return pattern.split('/').filter((segment) => segment.startsWith(':')).map((segment) => segment.slice(1))
+}
+
+function writeRateLimitHeaders(res: HttpResponse, limit: RateLimitDecision) {
+  res.writeHeader('x-ratelimit-limit', String(limit.limit))
+  res.writeHeader('x-ratelimit-remaining', String(limit.remaining))
+  res.writeHeader('x-ratelimit-reset', String(limit.resetSeconds))
+  if (!limit.allowed) res.writeHeader('retry-after', String(limit.resetSeconds))
+}
+
+function allowHeader(error: unknown): { headers?: Record<string, string> } {
+  if (error instanceof ServiceError && error.code === 'method_not_allowed') {
+    return { headers: { allow: (error.details as { allow: string }).allow } }
+  }
+  return {}
+}
+
+/** Reads the whole body, refusing with 413 as soon as it is known to exceed the limit. */
+function readBody(res: HttpResponse, exchange: Exchange, limitBytes: number, headers: Record<string, string>): Promise<Buffer> {
+  const tooLarge = () => new ServiceError('payload_too_large', `request body is larger than ${limitBytes} bytes`, { details: { limitBytes } })
+  const declared = Number(headers['content-length'] ?? 0)
+  if (declared > limitBytes) return Promise.reject(tooLarge())
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let received = 0
+    let refused = false
+    res.onData((chunk, isLast) => {
+      if (refused || exchange.aborted) return
+      received += chunk.byteLength
+      if (received > limitBytes) {
+        refused = true
+        return reject(tooLarge())
+      }
+      // uWS reuses the chunk's memory after this callback returns: copy it
+      chunks.push(Buffer.from(chunk.slice(0)))
+      if (isLast) resolve(Buffer.concat(chunks))
+    })
+  })
+}

@@ -1,0 +1,69 @@
+import type { Redis } from 'ioredis'
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
+import type { Logger } from '../../bus/logger.ts'
+import { BUDGETS, type BudgetName } from './budgets.ts'
+
+export interface RateLimitDecision {
+  allowed: boolean
+  limit: number
+  remaining: number
+  /** whole seconds until the window resets */
+  resetSeconds: number
+}
+
+export interface RateLimits {
+  check(budget: BudgetName, clientIp: string): Promise<RateLimitDecision>
+  /** 'redis' when budgets are shared between replicas */
+  readonly store: 'redis' | 'memory' | 'disabled'
+}
+
+export interface RateLimitOptions {
+  /** shares every budget between replicas; memory (per process) otherwise */
+  redis?: Redis
+  /** a prefix for the Redis keys (per deployment, or per test) */
+  keyPrefix?: string
+  /** false lifts every limit (for benches); responses then carry no x-ratelimit headers */
+  enabled?: boolean
+  logger: Logger
+}
+
+/** Fixed-window budgets per IP from rate-limiter-flexible, in Redis or in memory. */
+export function createRateLimits(options: RateLimitOptions): RateLimits {
+  if (options.enabled === false) {
+    const open: RateLimitDecision = { allowed: true, limit: 0, remaining: 0, resetSeconds: 0 }
+    return { store: 'disabled', check: async () => open }
+  }
+  const log = options.logger.child({ module: 'rate-limits' })
+  const limiters = new Map<BudgetName, RateLimiterAbstract>()
+  for (const [name, budget] of Object.entries(BUDGETS) as Array<[BudgetName, (typeof BUDGETS)[BudgetName]]>) {
+    const common = { points: budget.points, duration: budget.windowSeconds, keyPrefix: `${options.keyPrefix ?? 'rl'}:${name}` }
+    const memory = new RateLimiterMemory(common)
+    limiters.set(
+      name,
+      options.redis
+        ? // while Redis is unreachable each replica falls back to its own memory budget
+          new RateLimiterRedis({ ...common, storeClient: options.redis, insuranceLimiter: memory, rejectIfRedisNotReady: true })
+        : memory,
+    )
+  }
+
+  return {
+    store: options.redis ? 'redis' : 'memory',
+    async check(budgetName, clientIp) {
+      const limit = BUDGETS[budgetName].points
+      try {
+        const result = await limiters.get(budgetName)!.consume(clientIp)
+        return { allowed: true, limit, remaining: result.remainingPoints, resetSeconds: secondsUntil(result) }
+      } catch (outcome) {
+        if (outcome instanceof RateLimiterRes) return { allowed: false, limit, remaining: 0, resetSeconds: secondsUntil(outcome) }
+        // the store failed and so did its insurance: serve rather than refuse everyone
+        log.error({ err: outcome, budget: budgetName }, 'rate-limit store failed, request let through')
+        return { allowed: true, limit, remaining: limit, resetSeconds: BUDGETS[budgetName].windowSeconds }
+      }
+    },
+  }
+}
+
+function secondsUntil(result: RateLimiterRes): number {
+  return Math.max(1, Math.ceil(result.msBeforeNext / 1000))
+}

@@ -1,0 +1,43 @@
+import type { Env } from '../../bus/config.ts'
+import type { Logger } from '../../bus/logger.ts'
+import type { Metrics } from '../../bus/metrics.ts'
+import type { PriceBus } from '../../bus/price-bus.ts'
+import { ingestorConfig, type IngestorConfig } from './config.ts'
+import { startIngestor, type Ingestor } from './ingestor.ts'
+import { placeholderMarketClock, type MarketClock } from './market-clock.ts'
+import type { FeedSource } from './sources/feed-source.ts'
+import { hermesSource } from './sources/hermes-source.ts'
+import { replaySource } from './sources/replay-source.ts'
+import { simulatorSource } from './sources/simulator-source.ts'
+
+export interface IngestorRoleDeps {
+  env: Env
+  bus: PriceBus
+  logger: Logger
+  metrics: Metrics
+}
+
+/** The ingestor role: the configured feed source, normalised onto the bus. */
+export function startIngestorRole(deps: IngestorRoleDeps): Ingestor {
+  const config = ingestorConfig(deps.env)
+  const logger = deps.logger.child({ role: 'ingestor' })
+  const clock = placeholderMarketClock()
+  const source = feedSource(config, clock, logger)
+  logger.info({ source: source.name }, source.name === 'simulator' ? 'feed: embedded simulator (set FEED_SOURCE for a real feed)' : 'feed source selected')
+  return startIngestor({ source, bus: deps.bus, clock, logger, metrics: deps.metrics })
+}
+
+function feedSource(config: IngestorConfig, clock: MarketClock, logger: Logger): FeedSource {
+  switch (config.FEED_SOURCE) {
+    case 'simulator':
+      return simulatorSource({
+        ticksPerSecond: config.SIM_TICKS_PER_SECOND,
+        seed: config.SIM_SEED,
+        isTrading: (pairId, nowMs) => clock.flagsAt(pairId, nowMs).isMarketOpen,
+      })
+    case 'hermes':
+      return hermesSource({ baseUrl: config.HERMES_URL, logger, reconnect: { initialDelayMs: 500, maxDelayMs: 30_000 } })
+    case 'replay':
+      return replaySource({ file: config.REPLAY_FILE!, speed: config.REPLAY_SPEED, loop: config.REPLAY_LOOP })
+  }
+}

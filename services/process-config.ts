@@ -1,0 +1,21 @@
+import { z } from 'zod'
+import { envList, parseEnv, type Env } from '../bus/config.ts'
+
+export const ROLES = ['ingestor', 'edge'] as const
+export type Role = (typeof ROLES)[number]
+
+const ProcessEnv = z.object({
+  /** which roles this process runs; every role by default (the laptop mode) */
+  ROLES: envList([...ROLES]).pipe(z.array(z.enum(ROLES)).min(1)),
+  /** NATS servers (comma-separated); the in-process bus when unset */
+  NATS_URL: z.string().optional(),
+  /** prefixes subjects and buckets, so several environments can share one NATS */
+  BUS_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]*$/).default(''),
+  /** Redis for shared rate-limit budgets and the job queue; in-memory when unset */
+  REDIS_URL: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+})
+
+export type ProcessConfig = z.infer<typeof ProcessEnv>
+
+export const processConfig = (env: Env): ProcessConfig => parseEnv(ProcessEnv, env, 'process')

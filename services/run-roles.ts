@@ -1,0 +1,62 @@
+import { Redis } from 'ioredis'
+import type { Env } from '../bus/config.ts'
+import { inProcessPriceBus } from '../bus/in-process-price-bus.ts'
+import { createRootLogger, type Logger } from '../bus/logger.ts'
+import { createMetrics } from '../bus/metrics.ts'
+import { natsPriceBus } from '../bus/nats-price-bus.ts'
+import type { PriceBus } from '../bus/price-bus.ts'
+import { startEdge } from './edge/edge.ts'
+import { startIngestorRole } from './ingestor/role.ts'
+import { processConfig, type Role } from './process-config.ts'
+
+export interface RunningRoles {
+  /** the edge's HTTP port, when this process runs the edge */
+  port: number | undefined
+  stop(): Promise<void>
+}
+
+/**
+ * Starts the configured roles in this process on the real engines (NATS_URL, REDIS_URL) or on the
+ * embedded stand-ins, and stops them in reverse order.
+ */
+export async function runRoles(env: Env, logger?: Logger): Promise<RunningRoles> {
+  const config = processConfig(env)
+  const log = logger ?? createRootLogger({ level: config.LOG_LEVEL })
+  const metrics = createMetrics()
+  const bus = await openBus(config.NATS_URL, config.BUS_NAMESPACE, config.ROLES, log)
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: false }) : undefined
+  redis?.on('error', (error) => log.warn({ err: error }, 'Redis connection error'))
+  log.info(
+    {
+      roles: config.ROLES,
+      bus: bus.kind === 'nats' ? 'NATS' : 'embedded (in-process; set NATS_URL for NATS)',
+      rateLimitsAndQueue: redis ? 'Redis' : 'embedded (in-memory; set REDIS_URL for Redis)',
+    },
+    'starting roles',
+  )
+
+  const stoppers: Array<() => Promise<void>> = []
+  let port: number | undefined
+  for (const role of config.ROLES as Role[]) {
+    if (role === 'ingestor') stoppers.push(startIngestorRole({ env, bus, logger: log, metrics }).stop)
+    if (role === 'edge') {
+      const edge = await startEdge({ env, bus, redis, logger: log, metrics })
+      port = edge.port
+      stoppers.push(edge.stop)
+    }
+  }
+
+  return {
+    port,
+    async stop() {
+      for (const stop of stoppers.reverse()) await stop()
+      await bus.close()
+      await redis?.quit()
+    },
+  }
+}
+
+async function openBus(natsUrl: string | undefined, namespace: string, roles: string[], log: Logger): Promise<PriceBus> {
+  if (!natsUrl) return inProcessPriceBus()
+  return natsPriceBus({ servers: natsUrl, namespace, name: `venue-gateway:${roles.join('+')}`, logger: log })
+}

@@ -1,0 +1,132 @@
+import type { Logger } from '../../bus/logger.ts'
+import type { Metrics } from '../../bus/metrics.ts'
+import type { PriceBus } from '../../bus/price-bus.ts'
+import { PAIRS, pairBySymbol } from '../../schemas/pairs.ts'
+import type { StatusRecord } from '../../schemas/price.ts'
+
+export interface MaterializerOptions {
+  bus: PriceBus
+  /** the feed is stale when no tick has arrived for this long */
+  staleAfterMs: number
+  logger: Logger
+  metrics: Metrics
+  now?: () => number
+}
+
+export interface Materializer {
+  /** the snapshot envelope's bytes, rebuilt only when a row or the verdict changed; undefined before any tick */
+  snapshotBody(): Buffer | undefined
+  /** one pair's row bytes, or undefined if it has none */
+  rowBody(pair: string): Buffer | undefined
+  status(): StatusRecord
+  /** every row with its pair symbol, in pair-id order (seeds a stream connection) */
+  rows(): Array<[string, Buffer]>
+  /** subscribe to row updates after the seed; returns an unsubscribe */
+  onRow(listener: (pair: string, row: Buffer) => void): () => void
+  stop(): void
+}
+
+/**
+ * The latest row per pair, seeded from the bus's key-value store at start and kept current from the
+ * tick subjects. Rows stay as the bytes the ingestor encoded: serving them never re-encodes a row.
+ */
+export async function startMaterializer(options: MaterializerOptions): Promise<Materializer> {
+  const now = options.now ?? Date.now
+  const log = options.logger.child({ module: 'materializer' })
+  const rows: Array<Buffer | undefined> = new Array(PAIRS.length)
+  const listeners = new Set<(pair: string, row: Buffer) => void>()
+  let pricedPairs = 0
+  let lastTickAt = 0
+  let version = 0
+  let cached: { version: number; stale: boolean; body: Buffer } | undefined
+
+  const store = (pair: string, row: Uint8Array, receivedAt: number): boolean => {
+    const id = pairBySymbol(pair)?.id
+    if (id === undefined) return false
+    const bytes = Buffer.isBuffer(row) ? row : Buffer.from(row.buffer, row.byteOffset, row.byteLength)
+    if (rows[id] === undefined) options.metrics.pricedPairs.set(++pricedPairs)
+    rows[id] = bytes
+    version++
+    if (receivedAt > lastTickAt) lastTickAt = receivedAt
+    for (const listener of listeners) listener(pair, bytes)
+    return true
+  }
+
+  // subscribe before reading the store, so no tick falls between the two; live rows win over stored ones
+  const unsubscribe = options.bus.subscribeTicks((pair, row) => {
+    options.metrics.ticksReceived.inc()
+    if (!store(pair, row, now())) log.debug({ pair }, 'tick for an unlisted pair ignored')
+  })
+  const seeded = await options.bus.readLatest()
+  for (const [pair, row] of seeded) {
+    const id = pairBySymbol(pair)?.id
+    if (id === undefined || rows[id] !== undefined) continue
+    // a stored row counts as a tick at its own timestamp, so an old store reads as stale
+    store(pair, row, timestampMsOf(row))
+  }
+  options.metrics.busConnected.set(options.bus.isConnected() ? 1 : 0)
+  const stopWatching = options.bus.onConnectionChange((connected) => options.metrics.busConnected.set(connected ? 1 : 0))
+  log.info({ seededPairs: seeded.size }, 'snapshot seeded from the latest-value store')
+
+  const isStale = () => lastTickAt === 0 || !options.bus.isConnected() || now() - lastTickAt > options.staleAfterMs
+
+  return {
+    snapshotBody() {
+      if (pricedPairs === 0) return undefined
+      const stale = isStale()
+      if (!cached || cached.version !== version || cached.stale !== stale) {
+        cached = { version, stale, body: buildSnapshot(rows, stale, now()) }
+      }
+      return cached.body
+    },
+    rowBody(pair) {
+      const id = pairBySymbol(pair)?.id
+      return id === undefined ? undefined : rows[id]
+    },
+    status() {
+      const stale = isStale()
+      return {
+        status: stale ? 'degraded' : 'ok',
+        prices: { pairs: pricedPairs, stale, lastTickAt },
+        time: now(),
+      }
+    },
+    rows() {
+      const present: Array<[string, Buffer]> = []
+      rows.forEach((row, id) => row && present.push([PAIRS[id]!.symbol, row]))
+      return present
+    },
+    onRow(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    stop() {
+      unsubscribe()
+      stopWatching()
+      listeners.clear()
+    },
+  }
+}
+
+const SNAPSHOT_HEAD = Buffer.from('{"prices":[')
+const COMMA = Buffer.from(',')
+
+function buildSnapshot(rows: Array<Buffer | undefined>, stale: boolean, generatedAt: number): Buffer {
+  const parts: Buffer[] = [SNAPSHOT_HEAD]
+  for (const row of rows) {
+    if (!row) continue
+    if (parts.length > 1) parts.push(COMMA)
+    parts.push(row)
+  }
+  parts.push(Buffer.from(`],"stale":${stale},"generatedAt":${generatedAt}}`))
+  return Buffer.concat(parts)
+}
+
+function timestampMsOf(row: Uint8Array): number {
+  try {
+    const seconds = (JSON.parse(Buffer.from(row).toString()) as { timestampSeconds?: unknown }).timestampSeconds
+    return typeof seconds === 'number' ? seconds * 1000 : 0
+  } catch {
+    return 0
+  }
+}

@@ -1,0 +1,66 @@
+import { STATUS_CODES } from 'node:http'
+import { ServiceError } from '../../bus/errors.ts'
+import { pairBySymbol } from '../../schemas/pairs.ts'
+import { NoQuery } from '../../schemas/price.ts'
+import type { Route } from '../http/http-server.ts'
+import { jsonBytesReply, jsonReply } from '../http/reply.ts'
+import type { Materializer } from './materializer.ts'
+
+/** GET /v1/prices, GET /v1/prices/{pair} and GET /v1/status (spec 4.2, 4.4, 4.6). */
+export function snapshotRoutes(view: Materializer): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/v1/prices',
+      budget: 'prices',
+      handle({ query }) {
+        refuseQuery(query)
+        const body = view.snapshotBody()
+        return body ? jsonBytesReply(200, body) : noTicksYet()
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/prices/:pair',
+      budget: 'prices',
+      handle({ params, query }) {
+        refuseQuery(query)
+        const pair = params.pair!
+        if (!pairBySymbol(pair)) {
+          throw new ServiceError('not_found', `unknown pair "${pair}"; symbols look like BTC-USD (see GET /v1/pairs)`, {
+            details: { pair },
+          })
+        }
+        const row = view.rowBody(pair)
+        if (row) return jsonBytesReply(200, row)
+        if (!view.snapshotBody()) return noTicksYet()
+        throw new ServiceError('not_found', `no price for ${pair}: it has no trading schedule or has not ticked yet`, {
+          details: { pair },
+        })
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/status',
+      budget: 'status',
+      handle: ({ query }) => {
+        refuseQuery(query)
+        return jsonReply(200, view.status())
+      },
+    },
+  ]
+}
+
+function refuseQuery(query: URLSearchParams) {
+  const parsed = NoQuery.safeParse(Object.fromEntries(query))
+  if (!parsed.success) throw new ServiceError('validation_failed', 'this endpoint takes no parameters', { issues: parsed.error.issues })
+}
+
+/** Spec 7: 503 in the framework shape plus `stale: true`; the client retries. */
+function noTicksYet() {
+  return jsonReply(503, {
+    error: STATUS_CODES[503],
+    message: 'the feed has delivered no ticks yet; retry shortly',
+    stale: true,
+  }, { 'retry-after': '1' })
+}
