@@ -1,0 +1,152 @@
+import t from 'tap'
+import { pino } from 'pino'
+import { request } from 'node:http'
+import { z } from 'zod'
+import { ServiceError } from '../../../bus/errors.ts'
+import { createMetrics } from '../../../bus/metrics.ts'
+import { clientIpResolver } from '../client-ip.ts'
+import { createHttpServer } from '../http-server.ts'
+import { createRateLimits } from '../rate-limits.ts'
+import { jsonReply } from '../reply.ts'
+
+const logger = pino({ level: 'silent' })
+const server = createHttpServer({
+  logger,
+  metrics: createMetrics(),
+  rateLimits: createRateLimits({ logger }),
+  resolveClientIp: clientIpResolver(['127.0.0.1']),
+  bodyLimitBytes: 1024,
+})
+server.addRoutes([
+  { method: 'GET', path: '/t/plain', handle: () => jsonReply(200, { hello: 'world' }) },
+  { method: 'GET', path: '/t/item/:id', handle: ({ params, clientIp }) => jsonReply(200, { id: params.id, clientIp }) },
+  {
+    method: 'POST',
+    path: '/t/item/:id',
+    budget: 'onboard',
+    handle({ body }) {
+      const parsed = z.object({ n: z.number() }).safeParse(JSON.parse(body.toString()))
+      if (!parsed.success) throw new ServiceError('validation_failed', 'invalid body', { issues: parsed.error.issues })
+      return jsonReply(201, { n: parsed.data.n, bytes: body.length })
+    },
+  },
+  { method: 'GET', path: '/t/boom', handle: () => { throw new Error('secret internals') } },
+  { method: 'GET', path: '/t/limited', budget: 'onboard', handle: () => jsonReply(200, {}) },
+])
+const port = await server.listen('127.0.0.1', 0)
+t.teardown(() => server.close())
+const base = `http://127.0.0.1:${port}`
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+
+t.test('every response carries a generated x-request-id; a client value is ignored', async (t) => {
+  const ids = new Set<string>()
+  for (const path of ['/t/plain', '/t/nowhere', '/t/boom']) {
+    const response = await fetch(base + path, { headers: { 'x-request-id': 'client-chosen' } })
+    const id = response.headers.get('x-request-id')!
+    t.match(id, uuid, path)
+    ids.add(id)
+  }
+  t.equal(ids.size, 3, 'a new id per response')
+})
+
+t.test('unknown route: 404 in the framework shape', async (t) => {
+  const response = await fetch(`${base}/v1/nothing-here`)
+  t.equal(response.status, 404)
+  t.equal(response.headers.get('content-type'), 'application/json')
+  t.same(await response.json(), { error: 'Not Found', message: 'no such route' })
+})
+
+t.test('wrong method: 405 with Allow', async (t) => {
+  const response = await fetch(`${base}/t/plain`, { method: 'POST', body: '{}' })
+  t.equal(response.status, 405)
+  t.equal(response.headers.get('allow'), 'GET')
+  const body = await response.json()
+  t.equal(body.error, 'Method Not Allowed')
+  t.equal(body.message, 'POST is not allowed here; use GET')
+  const both = await fetch(`${base}/t/item/1`, { method: 'DELETE' })
+  t.equal(both.status, 405)
+  t.equal(both.headers.get('allow'), 'GET, POST')
+})
+
+t.test('route parameters are decoded', async (t) => {
+  const response = await fetch(`${base}/t/item/a%20b`)
+  t.same(await response.json(), { id: 'a b', clientIp: '127.0.0.1' })
+})
+
+t.test('X-Forwarded-For is honoured from a trusted proxy', async (t) => {
+  const response = await fetch(`${base}/t/item/x`, { headers: { 'x-forwarded-for': '203.0.113.9, 127.0.0.1' } })
+  t.same(await response.json(), { id: 'x', clientIp: '203.0.113.9' })
+})
+
+t.test('validation failure: 400 with the raw issues', async (t) => {
+  const response = await fetch(`${base}/t/item/1`, { method: 'POST', body: '{"n":"one"}', headers: { 'x-forwarded-for': '198.51.100.1' } })
+  t.equal(response.status, 400)
+  const body = await response.json()
+  t.equal(body.error, 'Bad Request')
+  t.equal(body.message, 'invalid body')
+  t.equal(body.issues[0].path[0], 'n')
+  t.equal(body.issues[0].code, 'invalid_type')
+})
+
+t.test('body at the limit is read whole; above it is 413', async (t) => {
+  const exact = JSON.stringify({ n: 1, pad: 'x'.repeat(1024 - 16) })
+  t.equal(exact.length, 1024)
+  const ok = await fetch(`${base}/t/item/1`, { method: 'POST', body: exact, headers: { 'x-forwarded-for': '198.51.100.2' } })
+  t.same(await ok.json(), { n: 1, bytes: 1024 })
+  const declared = await fetch(`${base}/t/item/1`, { method: 'POST', body: exact + ' ', headers: { 'x-forwarded-for': '198.51.100.3' } })
+  t.equal(declared.status, 413)
+  t.same(await declared.json(), {
+    error: 'Payload Too Large',
+    message: 'request body is larger than 1024 bytes',
+    details: { limitBytes: 1024 },
+  })
+})
+
+t.test('a chunked body without a length is cut off at the limit with 413', async (t) => {
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = request(`${base}/t/item/1`, { method: 'POST', headers: { 'x-forwarded-for': '198.51.100.4' } }, (res) => {
+      res.resume()
+      resolve(res.statusCode!)
+    })
+    req.on('error', reject)
+    req.write('x'.repeat(800))
+    req.write('x'.repeat(800))
+    req.end()
+  })
+  t.equal(status, 413)
+})
+
+t.test('unexpected error: 500 in the framework shape, internals not leaked', async (t) => {
+  const response = await fetch(`${base}/t/boom`)
+  t.equal(response.status, 500)
+  t.same(await response.json(), { error: 'Internal Server Error', message: 'unexpected error' })
+})
+
+t.test('budgets: headers on every limited response, 429 with retry-after past the budget', async (t) => {
+  const ip = { 'x-forwarded-for': '192.0.2.77' }
+  for (let n = 1; n <= 10; n++) {
+    const response = await fetch(`${base}/t/limited`, { headers: ip })
+    t.equal(response.status, 200)
+    t.equal(response.headers.get('x-ratelimit-limit'), '10')
+    t.equal(response.headers.get('x-ratelimit-remaining'), String(10 - n))
+    t.ok(Number(response.headers.get('x-ratelimit-reset')) >= 1 && Number(response.headers.get('x-ratelimit-reset')) <= 10)
+    t.equal(response.headers.get('retry-after'), null)
+  }
+  const refused = await fetch(`${base}/t/limited`, { headers: ip })
+  t.equal(refused.status, 429)
+  const wait = refused.headers.get('retry-after')!
+  t.match(wait, /^\d+$/)
+  t.equal(refused.headers.get('x-ratelimit-remaining'), '0')
+  t.equal(refused.headers.get('x-ratelimit-reset'), wait)
+  const body = await refused.json()
+  t.same(body, {
+    error: 'Too Many Requests',
+    message: `rate limit exceeded: retry in ${wait} seconds`,
+    details: { budget: 'onboard', retryAfterSeconds: Number(wait) },
+  })
+  // the budget is per route scope and per IP: another IP and an unlimited route are unaffected
+  t.equal((await fetch(`${base}/t/limited`, { headers: { 'x-forwarded-for': '192.0.2.78' } })).status, 200)
+  const unlimited = await fetch(`${base}/t/plain`, { headers: ip })
+  t.equal(unlimited.status, 200)
+  t.equal(unlimited.headers.get('x-ratelimit-limit'), null)
+})

@@ -1,0 +1,41 @@
+import t from 'tap'
+import { Redis } from 'ioredis'
+import { randomUUID } from 'node:crypto'
+import { pino } from 'pino'
+import { startRedis } from '../../../test/support/servers.ts'
+import { createRateLimits } from '../rate-limits.ts'
+
+const redisServer = await startRedis()
+t.teardown(() => redisServer.dispose())
+
+t.test('two replicas on one Redis draw on one budget per IP', async (t) => {
+  const logger = pino({ level: 'silent' })
+  const keyPrefix = `t-${randomUUID()}`
+  const clients = [new Redis(redisServer.url), new Redis(redisServer.url)]
+  t.teardown(() => Promise.all(clients.map((client) => client.quit())))
+  // until a client is ready its replica uses its own memory budget (tested below)
+  await Promise.all(clients.map((client) => new Promise((resolve) => client.once('ready', resolve))))
+  const [replicaA, replicaB] = clients.map((redis) => createRateLimits({ redis, keyPrefix, logger }))
+  t.equal(replicaA!.store, 'redis')
+  const decisions = []
+  for (let n = 0; n < 60; n++) decisions.push(await (n % 2 ? replicaA! : replicaB!).check('portfolio', '192.0.2.1'))
+  t.same(decisions.map((decision) => decision.remaining), Array.from({ length: 60 }, (_, n) => 59 - n))
+  const refusedByA = await replicaA!.check('portfolio', '192.0.2.1')
+  const refusedByB = await replicaB!.check('portfolio', '192.0.2.1')
+  t.equal(refusedByA.allowed, false)
+  t.equal(refusedByB.allowed, false)
+  t.equal(refusedByA.limit, 60)
+  t.equal((await replicaA!.check('portfolio', '192.0.2.2')).allowed, true, 'another IP has its own budget')
+  t.equal((await replicaB!.check('status', '192.0.2.1')).remaining, 59, 'another budget is separate')
+})
+
+t.test('with Redis gone, each replica falls back to its own memory budget', async (t) => {
+  const logger = pino({ level: 'silent' })
+  const redis = new Redis(`redis://127.0.0.1:1`, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false })
+  redis.on('error', () => {})
+  t.teardown(() => redis.disconnect())
+  const limits = createRateLimits({ redis, keyPrefix: 'gone', logger })
+  const first = await limits.check('onboard', '192.0.2.3')
+  t.equal(first.allowed, true)
+  t.equal(first.remaining, 9)
+})

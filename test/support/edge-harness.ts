@@ -1,0 +1,26 @@
+import type { Redis } from 'ioredis'
+import { pino } from 'pino'
+import type { Env } from '../../bus/config.ts'
+import { inProcessPriceBus } from '../../bus/in-process-price-bus.ts'
+import { createMetrics } from '../../bus/metrics.ts'
+import type { PriceBus } from '../../bus/price-bus.ts'
+import { startEdge } from '../../services/edge/edge.ts'
+
+export interface TestEdge {
+  baseUrl: string
+  bus: PriceBus
+  stop(): Promise<void>
+}
+
+/** An edge on a free loopback port, on the given bus (a fresh in-process one by default). */
+export async function startTestEdge(options: { env?: Env; bus?: PriceBus; redis?: Redis } = {}): Promise<TestEdge> {
+  const bus = options.bus ?? inProcessPriceBus()
+  const edge = await startEdge({
+    env: { HOST: '127.0.0.1', PORT: '0', ...options.env },
+    bus,
+    redis: options.redis,
+    logger: pino({ level: 'silent' }),
+    metrics: createMetrics(),
+  })
+  return { baseUrl: `http://127.0.0.1:${edge.port}`, bus, stop: edge.stop }
+}
