@@ -1,4 +1,5 @@
 import t from 'tap'
+import { readJson } from '../../../test/support/http.ts'
 import { pino } from 'pino'
 import { request } from 'node:http'
 import { z } from 'zod'
@@ -53,14 +54,14 @@ t.test('unknown route: 404 in the framework shape', async (t) => {
   const response = await fetch(`${base}/v1/nothing-here`)
   t.equal(response.status, 404)
   t.equal(response.headers.get('content-type'), 'application/json')
-  t.same(await response.json(), { error: 'Not Found', message: 'no such route' })
+  t.same(await readJson(response), { error: 'Not Found', message: 'no such route' })
 })
 
 t.test('wrong method: 405 with Allow', async (t) => {
   const response = await fetch(`${base}/t/plain`, { method: 'POST', body: '{}' })
   t.equal(response.status, 405)
   t.equal(response.headers.get('allow'), 'GET')
-  const body = await response.json()
+  const body = await readJson(response)
   t.equal(body.error, 'Method Not Allowed')
   t.equal(body.message, 'POST is not allowed here; use GET')
   const both = await fetch(`${base}/t/item/1`, { method: 'DELETE' })
@@ -70,18 +71,18 @@ t.test('wrong method: 405 with Allow', async (t) => {
 
 t.test('route parameters are decoded', async (t) => {
   const response = await fetch(`${base}/t/item/a%20b`)
-  t.same(await response.json(), { id: 'a b', clientIp: '127.0.0.1' })
+  t.same(await readJson(response), { id: 'a b', clientIp: '127.0.0.1' })
 })
 
 t.test('X-Forwarded-For is honoured from a trusted proxy', async (t) => {
   const response = await fetch(`${base}/t/item/x`, { headers: { 'x-forwarded-for': '203.0.113.9, 127.0.0.1' } })
-  t.same(await response.json(), { id: 'x', clientIp: '203.0.113.9' })
+  t.same(await readJson(response), { id: 'x', clientIp: '203.0.113.9' })
 })
 
 t.test('validation failure: 400 with the raw issues', async (t) => {
   const response = await fetch(`${base}/t/item/1`, { method: 'POST', body: '{"n":"one"}', headers: { 'x-forwarded-for': '198.51.100.1' } })
   t.equal(response.status, 400)
-  const body = await response.json()
+  const body = await readJson(response)
   t.equal(body.error, 'Bad Request')
   t.equal(body.message, 'invalid body')
   t.equal(body.issues[0].path[0], 'n')
@@ -92,10 +93,10 @@ t.test('body at the limit is read whole; above it is 413', async (t) => {
   const exact = JSON.stringify({ n: 1, pad: 'x'.repeat(1024 - 16) })
   t.equal(exact.length, 1024)
   const ok = await fetch(`${base}/t/item/1`, { method: 'POST', body: exact, headers: { 'x-forwarded-for': '198.51.100.2' } })
-  t.same(await ok.json(), { n: 1, bytes: 1024 })
+  t.same(await readJson(ok), { n: 1, bytes: 1024 })
   const declared = await fetch(`${base}/t/item/1`, { method: 'POST', body: exact + ' ', headers: { 'x-forwarded-for': '198.51.100.3' } })
   t.equal(declared.status, 413)
-  t.same(await declared.json(), {
+  t.same(await readJson(declared), {
     error: 'Payload Too Large',
     message: 'request body is larger than 1024 bytes',
     details: { limitBytes: 1024 },
@@ -119,7 +120,7 @@ t.test('a chunked body without a length is cut off at the limit with 413', async
 t.test('unexpected error: 500 in the framework shape, internals not leaked', async (t) => {
   const response = await fetch(`${base}/t/boom`)
   t.equal(response.status, 500)
-  t.same(await response.json(), { error: 'Internal Server Error', message: 'unexpected error' })
+  t.same(await readJson(response), { error: 'Internal Server Error', message: 'unexpected error' })
 })
 
 t.test('budgets: headers on every limited response, 429 with retry-after past the budget', async (t) => {
@@ -138,7 +139,7 @@ t.test('budgets: headers on every limited response, 429 with retry-after past th
   t.match(wait, /^\d+$/)
   t.equal(refused.headers.get('x-ratelimit-remaining'), '0')
   t.equal(refused.headers.get('x-ratelimit-reset'), wait)
-  const body = await refused.json()
+  const body = await readJson(refused)
   t.same(body, {
     error: 'Too Many Requests',
     message: `rate limit exceeded: retry in ${wait} seconds`,

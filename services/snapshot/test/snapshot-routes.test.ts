@@ -1,4 +1,5 @@
 import t from 'tap'
+import { readJson } from '../../../test/support/http.ts'
 import { PriceSnapshot, StatusRecord } from '../../../schemas/price.ts'
 import { NoTicksYetError } from '../../../schemas/errors.ts'
 import { startTestEdge } from '../../../test/support/edge-harness.ts'
@@ -11,10 +12,10 @@ t.test('before the first tick: 503 with stale, status degraded', async (t) => {
   const response = await fetch(`${edge.baseUrl}/v1/prices`)
   t.equal(response.status, 503)
   t.equal(response.headers.get('retry-after'), '1')
-  const body = await response.json()
+  const body = await readJson(response)
   t.ok(NoTicksYetError.safeParse(body).success)
   t.same(body, { error: 'Service Unavailable', message: 'the feed has delivered no ticks yet; retry shortly', stale: true })
-  const status = await (await fetch(`${edge.baseUrl}/v1/status`)).json()
+  const status = await readJson(await fetch(`${edge.baseUrl}/v1/status`))
   t.same(status.prices, { pairs: 0, stale: true, lastTickAt: 0 })
   t.equal(status.status, 'degraded')
   t.equal((await fetch(`${edge.baseUrl}/v1/prices/BTC-USD`)).status, 503)
@@ -30,7 +31,7 @@ t.test('snapshot: the last row per pair in pair-id order, as published bytes', a
   const before = Date.now()
   const response = await waitFor(async () => {
     const attempt = await fetch(`${edge.baseUrl}/v1/prices`)
-    const body = attempt.status === 200 ? await attempt.json() : undefined
+    const body = attempt.status === 200 ? await readJson(attempt) : undefined
     return body?.prices[0]?.mid === 95000 ? { attempt, body } : undefined
   })
   t.equal(response.attempt.headers.get('content-type'), 'application/json')
@@ -46,17 +47,17 @@ t.test('one pair: its row; unknown symbol 404; known pair without a row 404', as
   const xau = priceRow('XAU-USD', { mid: 4050, bid: 4049, ask: 4051 })
   edge.bus.publishTick(xau.pair, rowBytes(xau))
   await waitFor(async () => (await fetch(`${edge.baseUrl}/v1/prices/XAU-USD`)).status === 200)
-  t.same(await (await fetch(`${edge.baseUrl}/v1/prices/XAU-USD`)).json(), xau)
+  t.same(await readJson(await fetch(`${edge.baseUrl}/v1/prices/XAU-USD`)), xau)
   const unknown = await fetch(`${edge.baseUrl}/v1/prices/DOGE-USD`)
   t.equal(unknown.status, 404)
-  t.same(await unknown.json(), {
+  t.same(await readJson(unknown), {
     error: 'Not Found',
     message: 'unknown pair "DOGE-USD"; symbols look like BTC-USD (see GET /v1/pairs)',
     details: { pair: 'DOGE-USD' },
   })
   const silent = await fetch(`${edge.baseUrl}/v1/prices/EUR-USD`)
   t.equal(silent.status, 404)
-  t.same((await silent.json()).details, { pair: 'EUR-USD' })
+  t.same((await readJson(silent)).details, { pair: 'EUR-USD' })
 })
 
 t.test('parameters are refused with 400 and issues', async (t) => {
@@ -64,7 +65,7 @@ t.test('parameters are refused with 400 and issues', async (t) => {
   t.teardown(edge.stop)
   const response = await fetch(`${edge.baseUrl}/v1/prices?pair=BTC-USD`)
   t.equal(response.status, 400)
-  const body = await response.json()
+  const body = await readJson(response)
   t.equal(body.error, 'Bad Request')
   t.equal(body.issues[0].code, 'unrecognized_keys')
   t.same(body.issues[0].keys, ['pair'])
@@ -78,7 +79,7 @@ t.test('status: ok while one pair trades, degraded past the window; a quiet pair
   const tickBtc = () => edge.bus.publishTick('BTC-USD', rowBytes(priceRow('BTC-USD')))
   tickBtc()
   const ok = await waitFor(async () => {
-    const status = await (await fetch(`${edge.baseUrl}/v1/status`)).json()
+    const status = await readJson(await fetch(`${edge.baseUrl}/v1/status`))
     return status.prices.pairs === 2 ? status : undefined
   })
   t.ok(StatusRecord.safeParse(ok).success)
@@ -89,19 +90,19 @@ t.test('status: ok while one pair trades, degraded past the window; a quiet pair
   const started = Date.now()
   while (Date.now() - started < 500) {
     tickBtc()
-    const status = await (await fetch(`${edge.baseUrl}/v1/status`)).json()
+    const status = await readJson(await fetch(`${edge.baseUrl}/v1/status`))
     t.equal(status.status, 'ok')
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   // the feed falls silent: degraded after the window, rows kept with their old timestamps
   const degraded = await waitFor(async () => {
-    const status = await (await fetch(`${edge.baseUrl}/v1/status`)).json()
+    const status = await readJson(await fetch(`${edge.baseUrl}/v1/status`))
     return status.status === 'degraded' ? status : undefined
   }, { timeoutMs: 3000 })
   t.equal(degraded.prices.stale, true)
   const statusResponse = await fetch(`${edge.baseUrl}/v1/status`)
   t.equal(statusResponse.status, 200, 'status always answers 200')
-  const snapshot = await (await fetch(`${edge.baseUrl}/v1/prices`)).json()
+  const snapshot = await readJson(await fetch(`${edge.baseUrl}/v1/prices`))
   t.equal(snapshot.stale, true)
   t.same(snapshot.prices.map((row: { pair: string }) => row.pair), ['BTC-USD', 'EUR-USD'])
   t.equal(snapshot.prices[1].timestampSeconds, 1_700_000_000)
@@ -125,7 +126,7 @@ t.test('the 101st GET /v1/prices from one IP within 10 s is a 429 with every hea
   t.ok(Number(retryAfter) >= 1 && Number(retryAfter) <= 10)
   t.equal(refused.headers.get('x-ratelimit-reset'), retryAfter)
   t.match(refused.headers.get('x-request-id'), /^[0-9a-f-]{36}$/)
-  t.equal((await refused.json()).message, `rate limit exceeded: retry in ${retryAfter} seconds`)
+  t.equal((await readJson(refused)).message, `rate limit exceeded: retry in ${retryAfter} seconds`)
   // the single-pair route shares the budget; status has its own
   t.equal((await fetch(`${edge.baseUrl}/v1/prices/BTC-USD`)).status, 429)
   t.equal((await fetch(`${edge.baseUrl}/v1/status`)).status, 200)

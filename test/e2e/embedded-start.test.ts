@@ -1,0 +1,45 @@
+import t from 'tap'
+import { PriceSnapshot } from '../../schemas/price.ts'
+import { readJson } from '../support/http.ts'
+import { freePort } from '../support/servers.ts'
+import { startServiceProcess } from '../support/service-process.ts'
+import { waitFor } from '../support/wait.ts'
+
+t.test('with no configuration the service runs every role embedded, and stops on SIGTERM', async (t) => {
+  const port = await freePort()
+  const service = startServiceProcess([], { PORT: String(port) })
+  t.teardown(() => service.stop())
+  const starting = await service.waitForLog('starting roles')
+  t.same(starting.roles, ['ingestor', 'edge'])
+  t.equal(starting.bus, 'embedded (in-process; set NATS_URL for NATS)')
+  t.equal(starting.rateLimitsAndQueue, 'embedded (in-memory; set REDIS_URL for Redis)')
+  await service.waitForLog('feed: embedded simulator (set FEED_SOURCE for a real feed)')
+  const listening = await service.waitForLog('edge listening')
+  t.equal(listening.port, port)
+
+  const snapshot = await waitFor(async () => {
+    const response = await fetch(`http://127.0.0.1:${port}/v1/prices`)
+    return response.status === 200 ? readJson(response) : undefined
+  }, { what: 'the first snapshot' })
+  t.ok(PriceSnapshot.safeParse(snapshot).success)
+  t.equal(snapshot.prices.length, 83, 'every listed pair has a schedule and a simulated price')
+  const status = await readJson(await fetch(`http://127.0.0.1:${port}/v1/status`))
+  t.equal(status.status, 'ok')
+  t.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200)
+  const ready = await fetch(`http://127.0.0.1:${port}/readyz`)
+  t.same(await readJson(ready), { ready: true, checks: { bus: true } })
+  const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+  t.match(metrics, /venue_ticks_ingested_total\{source="simulator"\} \d+/)
+  t.match(metrics, /venue_priced_pairs 83/)
+
+  t.equal(await service.stop(), 0)
+  await service.waitForLog('stopped')
+})
+
+t.test('a wrong setting stops the start with a message naming it', async (t) => {
+  const service = startServiceProcess([], { PORT: 'eighty', FEED_SOURCE: 'carrier-pigeon' })
+  const exitCode = await new Promise((resolve) => service.child.once('exit', resolve))
+  t.equal(exitCode, 1)
+  const fatal = service.logs.map((line) => JSON.parse(line)).find((record) => record.level === 60)
+  t.match(fatal.msg, /invalid configuration for ingestor: FEED_SOURCE: /)
+})

@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { withDeadline } from './wait.ts'
+
+const MAIN = fileURLToPath(new URL('../../services/main.ts', import.meta.url))
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+export interface ServiceProcess {
+  child: ChildProcess
+  /** every log line so far */
+  logs: string[]
+  /** resolves with the first log record whose msg matches */
+  waitForLog(msg: string, timeoutMs?: number): Promise<Record<string, unknown>>
+  /** SIGTERM, and the exit code once it has exited */
+  stop(): Promise<number | null>
+}
+
+/** Runs the service as users do (`tsx services/main.ts [roles]`) with the given environment. */
+export function startServiceProcess(roles: string[], env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...roles], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const logs: string[] = []
+  const waiters: Array<{ msg: string; resolve: (record: Record<string, unknown>) => void }> = []
+  let buffered = ''
+  const onData = (chunk: Buffer) => {
+    buffered += chunk.toString()
+    const lines = buffered.split('\n')
+    buffered = lines.pop()!
+    for (const line of lines) {
+      logs.push(line)
+      let record: Record<string, unknown>
+      try {
+        record = JSON.parse(line)
+      } catch {
+        continue
+      }
+      for (const waiter of waiters.filter((waiter) => record.msg === waiter.msg)) {
+        waiters.splice(waiters.indexOf(waiter), 1)
+        waiter.resolve(record)
+      }
+    }
+  }
+  child.stdout!.on('data', onData)
+  child.stderr!.on('data', onData)
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+
+  return {
+    child,
+    logs,
+    waitForLog(msg, timeoutMs = 20_000) {
+      const seen = logs.map((line) => { try { return JSON.parse(line) } catch { return undefined } }).find((record) => record?.msg === msg)
+      if (seen) return Promise.resolve(seen)
+      const found = new Promise<Record<string, unknown>>((resolve) => waiters.push({ msg, resolve }))
+      const failed = exited.then((code) => { throw new Error(`process exited (${code}) before "${msg}":\n${logs.join('\n')}`) })
+      return withDeadline(Promise.race([found, failed]), timeoutMs, `log "${msg}"`)
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM')
+      return withDeadline(exited, 15_000, 'process exit')
+    },
+  }
+}
