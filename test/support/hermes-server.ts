@@ -7,6 +7,8 @@ import { EventEmitter } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
+import { waitFor } from './wait.ts'
+
 const STREAM_PATH = '/v2/updates/price/stream'
 /** Hermes's error event just before it closes a stream that has been open for 24 hours. */
 const TIMEOUT_NOTICE = 'Connection timeout reached (24h)'
@@ -105,12 +107,12 @@ export class HermesTestServer extends EventEmitter {
     this.refusals.push(status)
   }
 
-  waitForConnections(count: number, timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
-    return this.waitUntil(() => this.connections >= count, `${count} stream requests`, timeoutMs)
+  async waitForConnections(count: number, timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
+    await waitFor(() => this.connections >= count, { timeoutMs, what: `${count} Hermes stream requests` })
   }
 
-  waitForOpenStreams(count: number, timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
-    return this.waitUntil(() => this.openStreams === count, `${count} open streams`, timeoutMs)
+  async waitForOpenStreams(count: number, timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
+    await waitFor(() => this.openStreams === count, { timeoutMs, what: `${count} open Hermes streams` })
   }
 
   async close(): Promise<void> {
@@ -149,27 +151,5 @@ export class HermesTestServer extends EventEmitter {
 
   private send(frame: string): void {
     for (const stream of this.streams) stream.write(frame)
-  }
-
-  private waitUntil(condition: () => boolean, what: string, timeoutMs: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const check = (): void => {
-        if (!condition()) return
-        finish()
-        resolve()
-      }
-      const timer = setTimeout(() => {
-        finish()
-        reject(new Error(`test Hermes server: no ${what} within ${timeoutMs} ms`))
-      }, timeoutMs)
-      const finish = (): void => {
-        clearTimeout(timer)
-        this.off('connect', check)
-        this.off('disconnect', check)
-      }
-      this.on('connect', check)
-      this.on('disconnect', check)
-      check()
-    })
   }
 }

@@ -16,8 +16,13 @@ export interface ServiceProcess {
 }
 
 /** Runs the service as users do (`tsx services/main.ts [roles]`) with the given environment. */
-export function startServiceProcess(roles: string[], env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...roles], {
+export function startServiceProcess(
+  roles: string[],
+  env: Record<string, string>,
+  /** another launcher, e.g. taskset pinning the process to one CPU in a bench */
+  launcher: { command: string; args: string[] } = { command: process.execPath, args: [] },
+): ServiceProcess {
+  const child = spawn(launcher.command, [...launcher.args, '--import', 'tsx', MAIN, ...roles], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

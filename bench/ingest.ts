@@ -1,0 +1,113 @@
+// Ingest: ticks/s from a source through NATS into the snapshot materializer, beside the raw NATS
+// publish ceiling (300-byte messages, one publisher and one subscriber connection) in the same run.
+// Usage: npm run bench:ingest [-- --ticks 1000000 --runs 3]
+import { connect } from '@nats-io/transport-node'
+import { randomUUID } from 'node:crypto'
+import { parseArgs } from 'node:util'
+import { pino } from 'pino'
+import { createMetrics } from '../bus/metrics.ts'
+import { natsPriceBus } from '../bus/nats-price-bus.ts'
+import { startIngestor } from '../services/ingestor/ingestor.ts'
+import { placeholderMarketClock } from '../services/ingestor/market-clock.ts'
+import type { FeedSink, FeedSource } from '../services/ingestor/sources/feed-source.ts'
+import { simulatorSource } from '../services/ingestor/sources/simulator-source.ts'
+import { startMaterializer } from '../services/snapshot/materializer.ts'
+import { startNats } from '../test/support/servers.ts'
+import { median, printTable, writeResult } from './report.ts'
+
+const { values: args } = parseArgs({ options: { ticks: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '3' } } })
+const ticks = Number(args.ticks)
+const runs = Number(args.runs)
+const logger = pino({ level: 'warn' })
+const nats = await startNats()
+
+/** Resolves when `count()` reaches `target`, checking every few milliseconds. */
+const reached = (count: () => number, target: number) =>
+  new Promise<void>((resolve) => {
+    const timer = setInterval(() => count() >= target && (clearInterval(timer), resolve()), 2)
+  })
+
+/** Publishes `ticks` 300-byte messages as fast as the client takes them; the subscriber counts. */
+async function rawNatsCeiling(): Promise<number> {
+  const [publisher, subscriber] = await Promise.all([connect({ servers: nats.url }), connect({ servers: nats.url })])
+  const subject = `raw${randomUUID().slice(0, 8)}.BTC-USD`
+  let received = 0
+  subscriber.subscribe(subject, { callback: () => void received++ })
+  await subscriber.flush()
+  const payload = new Uint8Array(300).fill(120)
+  const started = performance.now()
+  for (let sent = 0; sent < ticks; sent++) {
+    publisher.publish(subject, payload)
+    if (sent % 10_000 === 9_999) await publisher.flush()
+  }
+  await reached(() => received, ticks)
+  const seconds = (performance.now() - started) / 1000
+  await Promise.all([publisher.close(), subscriber.close()])
+  return ticks / seconds
+}
+
+/** The simulator's quotes, emitted in bursts as fast as the event loop allows. */
+function burstSource(total: number): FeedSource {
+  let stopped = false
+  return {
+    name: 'bench',
+    start(sink: FeedSink) {
+      const quotes: Parameters<FeedSink['quote']>[0][] = []
+      const collect = simulatorSource({ ticksPerSecond: 0, seed: 3, isTrading: () => true })
+      collect.start({ quote: (quote) => quotes.push(quote), malformed: () => {} })
+      void collect.stop()
+      let emitted = 0
+      const burst = () => {
+        if (stopped) return
+        const nowSeconds = Math.floor(Date.now() / 1000)
+        for (let i = 0; i < 2000 && emitted < total; i++, emitted++) {
+          const quote = quotes[emitted % quotes.length]!
+          sink.quote({ ...quote, publishTimeSeconds: nowSeconds })
+        }
+        if (emitted < total) setImmediate(burst)
+      }
+      burst()
+    },
+    async stop() {
+      stopped = true
+    },
+  }
+}
+
+/** Source → normalise → NATS subject → materializer, each side on its own connection. */
+async function pipeline(): Promise<number> {
+  const namespace = `b${randomUUID().slice(0, 8)}`
+  const metrics = createMetrics()
+  const [ingestBus, edgeBus] = await Promise.all(
+    ['ingestor', 'edge'].map((name) => natsPriceBus({ servers: nats.url, namespace, name, logger })),
+  )
+  const materializer = await startMaterializer({ bus: edgeBus!, staleAfterMs: 10_000, logger, metrics })
+  const started = performance.now()
+  const ingestor = startIngestor({ source: burstSource(ticks), bus: ingestBus!, clock: placeholderMarketClock(), logger, metrics })
+  const received = async () => (await metrics.ticksReceived.get()).values[0]?.value ?? 0
+  let count = 0
+  const poll = setInterval(async () => (count = await received()), 2)
+  await reached(() => count, ticks)
+  clearInterval(poll)
+  const seconds = (performance.now() - started) / 1000
+  await ingestor.stop()
+  materializer.stop()
+  await Promise.all([ingestBus!.close(), edgeBus!.close()])
+  return ticks / seconds
+}
+
+console.log(`ingest: ${ticks.toLocaleString('en-US')} ticks per measurement, ${runs} runs`)
+const rows: Array<Record<string, string | number>> = []
+const ratios: number[] = []
+for (let run = 1; run <= runs; run++) {
+  const raw = await rawNatsCeiling()
+  const endToEnd = await pipeline()
+  ratios.push(endToEnd / raw)
+  rows.push({ run, 'raw NATS msgs/s': Math.round(raw), 'end-to-end ticks/s': Math.round(endToEnd), 'share of ceiling': endToEnd / raw })
+}
+printTable(rows)
+const endToEndRates = rows.map((row) => Number(row['end-to-end ticks/s']))
+console.log(`median end-to-end ${Math.round(median(endToEndRates)).toLocaleString('en-US')} ticks/s (target >= 200,000); median share of the raw ceiling ${median(ratios).toFixed(2)}`)
+console.log(`written ${writeResult('ingest', { ticks, runs: rows, medianTicksPerSecond: median(endToEndRates), medianShareOfCeiling: median(ratios) })}`)
+await nats.dispose()
+process.exit(0)
