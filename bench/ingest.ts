@@ -8,7 +8,7 @@ import { pino } from 'pino'
 import { createMetrics } from '../bus/metrics.ts'
 import { natsPriceBus } from '../bus/nats-price-bus.ts'
 import { startIngestor } from '../services/ingestor/ingestor.ts'
-import { placeholderMarketClock } from '../services/ingestor/market-clock.ts'
+import { alwaysOpenMarketClock } from '../services/ingestor/market-clock.ts'
 import type { FeedSink, FeedSource } from '../services/ingestor/sources/feed-source.ts'
 import { simulatorSource } from '../services/ingestor/sources/simulator-source.ts'
 import { startMaterializer } from '../services/snapshot/materializer.ts'
@@ -83,7 +83,7 @@ async function pipeline(): Promise<number> {
   )
   const materializer = await startMaterializer({ bus: edgeBus!, staleAfterMs: 10_000, logger, metrics })
   const started = performance.now()
-  const ingestor = startIngestor({ source: burstSource(ticks), bus: ingestBus!, clock: placeholderMarketClock(), logger, metrics })
+  const ingestor = startIngestor({ source: burstSource(ticks), bus: ingestBus!, clock: alwaysOpenMarketClock(), logger, metrics })
   const received = async () => (await metrics.ticksReceived.get()).values[0]?.value ?? 0
   let count = 0
   const poll = setInterval(async () => (count = await received()), 2)

@@ -42,7 +42,7 @@ export function startIngestor(deps: IngestorDeps): Ingestor {
 
   const publish = (pairId: number, row: PriceRow, nowMs: number) => {
     deps.bus.publishTick(row.pair, Buffer.from(JSON.stringify(row)))
-    nextFlagChange.set(pairId, deps.clock.nextChangeAt(pairId, nowMs))
+    nextFlagChange.set(pairId, nextChangeOrNever(deps.clock, pairId, nowMs))
   }
 
   const sink: FeedSink = {
@@ -78,5 +78,14 @@ export function startIngestor(deps: IngestorDeps): Ingestor {
       await deps.bus.flush()
       log.info('ingestor stopped')
     },
+  }
+}
+
+function nextChangeOrNever(clock: MarketClock, pairId: number, nowMs: number): number {
+  try {
+    return clock.nextChangeAt(pairId, nowMs)
+  } catch {
+    // past the calendar's horizon: the next tick is dropped with its reason, nothing to schedule
+    return Number.POSITIVE_INFINITY
   }
 }

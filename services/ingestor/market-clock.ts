@@ -20,16 +20,17 @@ export interface ScheduleRef {
 export interface MarketClock {
   /** undefined when the pair has no trading schedule: such pairs are left out of snapshots and the stream */
   scheduleFor(pairId: number): ScheduleRef | undefined
+  /** throws when nowMs lies past the calendar's horizon: the clock refuses to guess */
   flagsAt(pairId: number, nowMs: number): MarketFlags
   /** the next instant (ms) after nowMs at which any flag of this pair changes; Infinity if never */
   nextChangeAt(pairId: number, nowMs: number): number
 }
 
 /**
- * PLACEHOLDER until the calendar engine lands: crypto is always open, every other pair is treated as
- * open with day trading allowed and no known toggle. Schedule ids are per asset class.
+ * Every pair open, day trading allowed, nothing ever flips: for tests and benches where market hours do
+ * not matter (and as the baseline that shows what the calendar costs on the tick path).
  */
-export function placeholderMarketClock(): MarketClock {
+export function alwaysOpenMarketClock(): MarketClock {
   const scheduleIds = { crypto: 0, fx: 1, metal: 2, energy: 3, index: 4, stock: 5 } as const
   const schedules = PAIRS.map((pair) => ({ id: scheduleIds[pair.assetClass], alwaysOpen: pair.assetClass === 'crypto' }))
   const flags: MarketFlags = { isMarketOpen: true, isDayTradingClosed: false, secondsToToggleIsDayTradingClosed: -1 }

@@ -1,7 +1,7 @@
 import { pairBySymbol } from '../../schemas/pairs.ts'
 import type { PriceRow } from '../../schemas/price.ts'
 import type { UpstreamQuote } from './sources/feed-source.ts'
-import type { MarketClock } from './market-clock.ts'
+import type { MarketClock, MarketFlags } from './market-clock.ts'
 
 /** Upstream prices more than this far ahead of our clock are refused as corrupt. */
 const MAX_FUTURE_SKEW_SECONDS = 60
@@ -20,7 +20,8 @@ export function normaliseQuote(quote: UpstreamQuote, clock: MarketClock, nowMs: 
   // rule 2.1.2: an asset without a trading schedule is left out entirely
   const schedule = clock.scheduleFor(pair.id)
   if (!schedule) return { ok: false, reason: 'no_schedule' }
-  const flags = clock.flagsAt(pair.id, nowMs)
+  const flags = flagsOrUndefined(clock, pair.id, nowMs)
+  if (!flags) return { ok: false, reason: 'beyond_calendar_horizon' }
   return {
     ok: true,
     pairId: pair.id,
@@ -38,5 +39,14 @@ export function normaliseQuote(quote: UpstreamQuote, clock: MarketClock, nowMs: 
       timestampSeconds: Math.floor(quote.publishTimeSeconds),
       schedule,
     },
+  }
+}
+
+/** The calendar refuses instants past its data horizon; such a tick cannot carry trustworthy flags. */
+export function flagsOrUndefined(clock: MarketClock, pairId: number, nowMs: number): MarketFlags | undefined {
+  try {
+    return clock.flagsAt(pairId, nowMs)
+  } catch {
+    return undefined
   }
 }

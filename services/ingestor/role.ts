@@ -4,7 +4,9 @@ import type { Metrics } from '../../bus/metrics.ts'
 import type { PriceBus } from '../../bus/price-bus.ts'
 import { ingestorConfig, type IngestorConfig } from './config.ts'
 import { startIngestor, type Ingestor } from './ingestor.ts'
-import { placeholderMarketClock, type MarketClock } from './market-clock.ts'
+import type { MarketClock } from './market-clock.ts'
+import { flagsOrUndefined } from './normalize.ts'
+import { calendarMarketClock } from '../market-hours/calendar-market-clock.ts'
 import type { FeedSource } from './sources/feed-source.ts'
 import { hermesSource } from './sources/hermes-source.ts'
 import { replaySource } from './sources/replay-source.ts'
@@ -21,7 +23,7 @@ export interface IngestorRoleDeps {
 export function startIngestorRole(deps: IngestorRoleDeps): Ingestor {
   const config = ingestorConfig(deps.env)
   const logger = deps.logger.child({ role: 'ingestor' })
-  const clock = placeholderMarketClock()
+  const clock = calendarMarketClock()
   const source = feedSource(config, clock, logger)
   logger.info({ source: source.name }, source.name === 'simulator' ? 'feed: embedded simulator (set FEED_SOURCE for a real feed)' : 'feed source selected')
   return startIngestor({ source, bus: deps.bus, clock, logger, metrics: deps.metrics })
@@ -33,7 +35,7 @@ function feedSource(config: IngestorConfig, clock: MarketClock, logger: Logger):
       return simulatorSource({
         ticksPerSecond: config.SIM_TICKS_PER_SECOND,
         seed: config.SIM_SEED,
-        isTrading: (pairId, nowMs) => clock.flagsAt(pairId, nowMs).isMarketOpen,
+        isTrading: (pairId, nowMs) => flagsOrUndefined(clock, pairId, nowMs)?.isMarketOpen === true,
       })
     case 'hermes':
       return hermesSource({ baseUrl: config.HERMES_URL, logger, reconnect: { initialDelayMs: 500, maxDelayMs: 30_000 } })

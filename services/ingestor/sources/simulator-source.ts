@@ -8,7 +8,7 @@ export interface SimulatorOptions {
   /** total quotes per second across all open pairs */
   ticksPerSecond: number
   seed: number
-  /** pairs that may tick now (the simulator stays silent for a closed market) */
+  /** pairs that may tick now (after its opening price, a closed market stays silent) */
   isTrading: (pairId: number, nowMs: number) => boolean
   /** timer period; each period emits its share of the rate */
   intervalMs?: number
@@ -47,9 +47,10 @@ export function simulatorSource(options: SimulatorOptions): FeedSource {
   return {
     name: 'simulator',
     start(sink) {
-      // the same first quote for every open pair, so a fresh start has a full snapshot at once
+      // a last price for every pair at once, closed markets included (their rows show them closed):
+      // a quiet market has an old row, never a missing one
       const startedAt = now()
-      for (const market of markets) if (options.isTrading(market.pair.id, startedAt)) quoteOne(market, sink, startedAt)
+      for (const market of markets) quoteOne(market, sink, startedAt)
       timer = setInterval(() => {
         const nowMs = now()
         const open = markets.filter((market) => options.isTrading(market.pair.id, nowMs))

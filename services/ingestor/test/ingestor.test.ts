@@ -4,7 +4,7 @@ import { inProcessPriceBus } from '../../../bus/in-process-price-bus.ts'
 import { createMetrics } from '../../../bus/metrics.ts'
 import { waitFor } from '../../../test/support/wait.ts'
 import { startIngestor } from '../ingestor.ts'
-import { placeholderMarketClock, type MarketClock } from '../market-clock.ts'
+import { alwaysOpenMarketClock, type MarketClock } from '../market-clock.ts'
 import type { FeedSink, FeedSource } from '../sources/feed-source.ts'
 
 /** A source the test drives by hand. */
@@ -20,7 +20,7 @@ t.test('publishes normalised rows, counts and drops bad data by reason', async (
   const published: Array<[string, Record<string, unknown>]> = []
   bus.subscribeTicks((pair, row) => published.push([pair, JSON.parse(Buffer.from(row).toString())]))
   const { source, sink } = manualSource()
-  const ingestor = startIngestor({ source, bus, clock: placeholderMarketClock(), logger: pino({ level: 'silent' }), metrics })
+  const ingestor = startIngestor({ source, bus, clock: alwaysOpenMarketClock(), logger: pino({ level: 'silent' }), metrics })
   t.teardown(ingestor.stop)
   const nowSeconds = Math.floor(Date.now() / 1000)
   sink().quote({ pair: 'SOL-USD', feedId: '0x01', bid: 179, mid: 180, ask: 181, publishTimeSeconds: nowSeconds })
@@ -40,7 +40,7 @@ t.test('a quiet pair is published again when its market flags flip, with its las
   let clockNow = 1_795_000_000_000
   const flipAt = clockNow + 5_000
   const clock: MarketClock = {
-    ...placeholderMarketClock(),
+    ...alwaysOpenMarketClock(),
     flagsAt: (_, nowMs) => (nowMs < flipAt
       ? { isMarketOpen: true, isDayTradingClosed: false, secondsToToggleIsDayTradingClosed: Math.ceil((flipAt - nowMs) / 1000) }
       : { isMarketOpen: false, isDayTradingClosed: true, secondsToToggleIsDayTradingClosed: -1 }),
