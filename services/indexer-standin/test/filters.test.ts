@@ -1,0 +1,109 @@
+// `where` filters: address spelling, comparison suffixes, lists, relations, and/or, bad input.
+
+import t from 'tap'
+import { DEMO_TRADER, WHALE_TRADER, seedData } from '../index.ts'
+import { postGraphql, queryData, startStandin } from './fixtures/standin-client.ts'
+
+type Ids = Record<string, Array<{ id: string }>>
+
+function ids(answer: Ids, collection: string): string[] {
+  return (answer[collection] ?? []).map((row) => row.id)
+}
+
+t.test('filters', async (t) => {
+  const standin = await startStandin(t)
+  const url = standin.url(42161)
+  const data = seedData(42161)
+  const demo = DEMO_TRADER.toLowerCase()
+  const demoOrders = data.orders.filter((order) => order.trader === demo)
+  const sortedIds = (rows: ReadonlyArray<{ id: string }>) => rows.map((row) => row.id).sort()
+
+  t.test('addresses match whatever their letter case, and come back lowercase', async (t) => {
+    const query = 'query($trader: Bytes!) { orders(first: 1000, where: { trader: $trader }) { id trader } }'
+    for (const spelling of [DEMO_TRADER, demo, DEMO_TRADER.toUpperCase().replace('0X', '0x')]) {
+      const answer = await queryData<{ orders: Array<{ id: string; trader: string }> }>(url, query, { trader: spelling })
+      t.strictSame(answer.orders.map((order) => order.id), sortedIds(demoOrders), spelling)
+      t.ok(answer.orders.every((order) => order.trader === demo))
+    }
+    const literal = await queryData<Ids>(url, `{ trades(first: 1000, where: { trader_in: ["${DEMO_TRADER}", "${WHALE_TRADER.toUpperCase().replace('0X', '0x')}"], isOpen: true }) { id } }`)
+    const expected = data.trades.filter((trade) => (trade.trader === demo || trade.trader === WHALE_TRADER) && trade.isOpen)
+    t.strictSame(ids(literal, 'trades'), sortedIds(expected))
+  })
+
+  t.test('BigInt comparisons take strings or integers', async (t) => {
+    const answer = await queryData<Ids>(
+      url,
+      `query($trader: Bytes!) { orders(first: 1000, where: { trader: $trader, collateral_gte: "1000000000", collateral_lt: 3000000000, isPending_not: true }) { id } }`,
+      { trader: DEMO_TRADER },
+    )
+    const expected = demoOrders.filter((order) => order.collateral >= 1_000_000_000n && order.collateral < 3_000_000_000n && !order.isPending)
+    t.ok(expected.length > 0)
+    t.strictSame(ids(answer, 'orders'), sortedIds(expected))
+  })
+
+  t.test('relations filter by the id they hold; _in, _not_in and _not', async (t) => {
+    const answer = await queryData<Ids>(
+      url,
+      `query($trader: Bytes!) {
+        inPairs: orders(first: 1000, where: { trader: $trader, pair_in: ["0", "1", "9"] }) { id }
+        notInPairs: orders(first: 1000, where: { trader: $trader, pair_not_in: ["0", "1", "9"], orderType_not: "MARKET" }) { id }
+      }`,
+      { trader: DEMO_TRADER },
+    )
+    const inPairs = demoOrders.filter((order) => ['0', '1', '9'].includes(order.pair))
+    const notInPairs = demoOrders.filter((order) => !['0', '1', '9'].includes(order.pair) && order.orderType !== 'MARKET')
+    t.ok(inPairs.length > 0 && notInPairs.length > 0)
+    t.strictSame(ids(answer, 'inPairs'), sortedIds(inPairs))
+    t.strictSame(ids(answer, 'notInPairs'), sortedIds(notInPairs))
+  })
+
+  t.test('a null field only matches an equality test against null', async (t) => {
+    const answer = await queryData<Ids>(
+      url,
+      `query($trader: Bytes!) {
+        unsettled: orders(where: { trader: $trader, executedAt: null }) { id }
+        settledLate: orders(first: 1000, where: { trader: $trader, executedAt_gt: "0" }) { id }
+      }`,
+      { trader: DEMO_TRADER },
+    )
+    t.strictSame(ids(answer, 'unsettled'), sortedIds(demoOrders.filter((order) => order.executedAt === null)))
+    t.strictSame(ids(answer, 'settledLate'), sortedIds(demoOrders.filter((order) => order.executedAt !== null)))
+  })
+
+  t.test('and / or', async (t) => {
+    const answer = await queryData<Ids>(
+      url,
+      `query($trader: Bytes!) {
+        orders(first: 1000, where: { trader: $trader, or: [{ isCancelled: true }, { and: [{ orderAction: "Close" }, { orderType: "LIQ" }] }] }) { id }
+      }`,
+      { trader: DEMO_TRADER },
+    )
+    const expected = demoOrders.filter((order) => order.isCancelled || (order.orderAction === 'Close' && order.orderType === 'LIQ'))
+    t.strictSame(ids(answer, 'orders'), sortedIds(expected))
+  })
+
+  t.test('filter inputs are named and typed as graph-node generates them (introspection works)', async (t) => {
+    const answer = await queryData<{ __type: { inputFields: Array<{ name: string; type: { name: string | null; ofType: { ofType: { name: string } | null } | null } }> } }>(
+      url,
+      '{ __type(name: "Trade_filter") { inputFields { name type { name ofType { ofType { name } } } } } }',
+    )
+    const fields = new Map(answer.__type.inputFields.map((field) => [field.name, field.type]))
+    t.strictSame(
+      ['trader', 'trader_not', 'trader_gt', 'trader_gte', 'trader_lt', 'trader_lte', 'trader_in', 'trader_not_in'].map((key) => fields.has(key)),
+      Array(8).fill(true),
+    )
+    t.strictSame(['isOpen', 'isOpen_not', 'isOpen_in', 'isOpen_not_in', 'isOpen_gt'].map((key) => fields.has(key)), [true, true, true, true, false])
+    t.strictSame([fields.get('trader')?.name, fields.get('timestamp_gt')?.name, fields.get('pair')?.name], ['Bytes', 'BigInt', 'String'])
+    t.equal(fields.get('pair_in')?.ofType?.ofType?.name, 'String')
+    t.strictSame([fields.has('and'), fields.has('or')], [true, true])
+  })
+
+  t.test('malformed values and unknown filter keys are GraphQL errors', async (t) => {
+    const badAddress = await postGraphql<unknown>(url, '{ trades(where: { trader: "0xnothex" }) { id } }')
+    t.equal(badAddress.status, 200)
+    t.match(badAddress.errors?.[0]?.message, /Invalid Bytes value: 0xnothex/)
+    const unknownKey = await postGraphql<unknown>(url, '{ trades(where: { trader_contains: "0x" }) { id } }')
+    t.equal(unknownKey.status, 200)
+    t.match(unknownKey.errors?.[0]?.message, /trader_contains/)
+  })
+})

@@ -1,0 +1,39 @@
+// The pair list as the indexed source stores it: legacy spellings, the untradeable pair 53, units.
+
+import t from 'tap'
+import { PAIRS } from '../../../schemas/pairs.ts'
+import { feedIdFor } from '../index.ts'
+import { queryData, startStandin } from './fixtures/standin-client.ts'
+
+type WirePair = { id: string; from: string; to: string; feed: string; maxOI: string; longOI: string; shortOI: string; maxLeverage: string; group: { name: string } }
+
+t.test('pairs', async (t) => {
+  const standin = await startStandin(t)
+  for (const chainId of [42161, 421614] as const) {
+    const { pairs } = await queryData<{ pairs: WirePair[] }>(
+      standin.url(chainId),
+      '{ pairs(first: 1000) { id from to feed maxOI longOI shortOI maxLeverage group { name } } }',
+    )
+    const byId = new Map(pairs.map((pair) => [pair.id, pair]))
+
+    t.test(`chain ${chainId}: legacy base spellings where the source kept them`, async (t) => {
+      t.strictSame([6, 7, 10].map((id) => `${byId.get(String(id))?.from}-${byId.get(String(id))?.to}`), ['HG-USD', 'CL-USD', 'SPX-USD'])
+      const renamed = PAIRS.filter((pair) => byId.get(String(pair.id))?.from !== pair.base).map((pair) => pair.id)
+      t.strictSame(renamed, [6, 7, 10], 'every other pair keeps the symbol of schemas/pairs.ts')
+      t.strictSame(PAIRS.map((pair) => byId.get(String(pair.id))?.to), PAIRS.map((pair) => pair.quote))
+    })
+
+    t.test(`chain ${chainId}: pair 53 has no open-interest ceiling, every other pair has one`, async (t) => {
+      t.strictSame(byId.get('53'), { ...byId.get('53'), from: 'USD', to: 'KRW', maxOI: '0', longOI: '0', shortOI: '0' })
+      t.strictSame(pairs.filter((pair) => BigInt(pair.maxOI) === 0n).map((pair) => pair.id), ['53'])
+    })
+
+    t.test(`chain ${chainId}: feeds, groups and leverage units`, async (t) => {
+      t.equal(pairs.length, 83)
+      t.equal(byId.get('0')?.feed, feedIdFor('BTC-USD'))
+      t.equal(new Set(pairs.map((pair) => pair.feed)).size, 83)
+      t.strictSame([byId.get('0')?.group.name, byId.get('0')?.maxLeverage], ['crypto', '5000'], '50x is stored as 5000')
+      t.strictSame([byId.get('2')?.group.name, byId.get('18')?.group.name], ['forex', 'stocks'])
+    })
+  }
+})
