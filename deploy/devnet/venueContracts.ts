@@ -1,0 +1,43 @@
+import { type Address, getAddress } from "viem";
+import { tradingAbi } from "./abis.ts";
+import { type DevnetClient, confirmTransaction } from "./clients.ts";
+import type { CompiledContract, CompiledContracts } from "./compile.ts";
+
+/** The four contracts onboarding touches on each chain. */
+export interface VenueContracts {
+  trading: Address;
+  /** The spender of the partner's USDC permit or approve. */
+  tradingStorage: Address;
+  usdc: Address;
+  /** VenueAtomicTrading, the delegate partners sign for. */
+  wrapper: Address;
+}
+
+export async function deployVenueContracts(
+  client: DevnetClient,
+  compiled: CompiledContracts,
+  usdcHasPermit: boolean,
+): Promise<VenueContracts> {
+  const usdc = await deployContract(client, compiled[usdcHasPermit ? "PermitUSDC" : "PlainUSDC"]);
+  const trading = await deployContract(client, compiled.Trading, [usdc]);
+  // Trading creates its TradingStorage, which therefore knows Trading as the only caller allowed to pull funds.
+  const tradingStorage = await client.readContract({ address: trading, abi: tradingAbi, functionName: "tradingStorage" });
+  const wrapper = await deployContract(client, compiled.VenueAtomicTrading, [trading]);
+  return { trading, tradingStorage, usdc, wrapper };
+}
+
+/** A contract wallet that `owner` controls and that signs by ERC-1271 (see OwnedContractWallet.sol). */
+export function deployContractWallet(client: DevnetClient, compiled: CompiledContracts, owner: Address) {
+  return deployContract(client, compiled.OwnedContractWallet, [owner]);
+}
+
+async function deployContract(
+  client: DevnetClient,
+  contract: CompiledContract,
+  constructorArgs: readonly unknown[] = [],
+): Promise<Address> {
+  const hash = await client.deployContract({ abi: contract.abi, bytecode: contract.bytecode, args: constructorArgs });
+  const receipt = await confirmTransaction(client, hash, "contract deployment");
+  if (!receipt.contractAddress) throw new Error(`contract deployment ${hash} created no contract`);
+  return getAddress(receipt.contractAddress);
+}
