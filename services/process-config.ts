@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { envList, parseEnv, type Env } from '../bus/config.ts'
+import { envInt, envList, parseEnv, type Env } from '../bus/config.ts'
 
 export const ROLES = ['ingestor', 'edge'] as const
 export type Role = (typeof ROLES)[number]
@@ -13,6 +13,8 @@ const ProcessEnv = z.object({
   BUS_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]*$/).default(''),
   /** Redis for shared rate-limit budgets and the job queue; in-memory when unset */
   REDIS_URL: z.string().optional(),
+  /** /metrics, /healthz and /readyz for a process that runs no edge (the edge serves them on PORT) */
+  OPS_PORT: envInt(9090),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 

@@ -6,6 +6,7 @@ import { createMetrics } from '../bus/metrics.ts'
 import { natsPriceBus } from '../bus/nats-price-bus.ts'
 import type { PriceBus } from '../bus/price-bus.ts'
 import { startEdge } from './edge/edge.ts'
+import { startOpsServer } from './edge/ops-server.ts'
 import { startIngestorRole } from './ingestor/role.ts'
 import { processConfig, type Role } from './process-config.ts'
 
@@ -44,6 +45,17 @@ export async function runRoles(env: Env, logger?: Logger): Promise<RunningRoles>
       port = edge.port
       stoppers.push(edge.stop)
     }
+  }
+
+  if (port === undefined) {
+    const ops = await startOpsServer({
+      host: '0.0.0.0',
+      port: config.OPS_PORT,
+      metrics,
+      readiness: { bus: () => bus.isConnected(), ...(redis && { redis: () => redis.status === 'ready' }) },
+      logger: log,
+    })
+    stoppers.push(ops.stop)
   }
 
   return {

@@ -1,0 +1,26 @@
+import type { Logger } from '../../bus/logger.ts'
+import type { Metrics } from '../../bus/metrics.ts'
+import { createHttpServer } from '../http/http-server.ts'
+import { createRateLimits } from '../http/rate-limits.ts'
+import { opsRoutes, type ReadinessChecks } from './ops-routes.ts'
+
+/** /metrics, /healthz and /readyz alone, for a process that runs no edge (ingestor, relayer). */
+export async function startOpsServer(options: {
+  host: string
+  port: number
+  metrics: Metrics
+  readiness: ReadinessChecks
+  logger: Logger
+}): Promise<{ port: number; stop(): Promise<void> }> {
+  const server = createHttpServer({
+    logger: options.logger,
+    metrics: options.metrics,
+    rateLimits: createRateLimits({ enabled: false, logger: options.logger }),
+    resolveClientIp: (peer) => peer,
+    bodyLimitBytes: 0,
+  })
+  server.addRoutes(opsRoutes(options.metrics, options.readiness))
+  const port = await server.listen(options.host, options.port)
+  options.logger.info({ port }, 'ops endpoints listening')
+  return { port, stop: async () => server.close() }
+}
