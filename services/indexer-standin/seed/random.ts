@@ -1,5 +1,7 @@
 // Deterministic pseudo-random numbers, so the same seed always yields the same data set.
 
+import { seededRandom } from '../../../bus/seeded-random.ts'
+
 export interface Random {
   /** uniform in [min, max) */
   between(min: number, max: number): number
@@ -15,7 +17,7 @@ export interface Random {
 
 /** A generator seeded from any mix of labels, e.g. (seed, chainId, 'pairs'). */
 export function createRandom(...seedParts: ReadonlyArray<string | number>): Random {
-  const next = mulberry32(hashLabel(seedParts.join(':')))
+  const next = seededRandom(hashLabel(seedParts.join(':')))
   const random: Random = {
     between: (min, max) => min + next() * (max - min),
     int: (min, max) => min + Math.floor(next() * (max - min + 1)),
@@ -49,15 +51,4 @@ function hashLabel(label: string): number {
     hash = Math.imul(hash, 0x01000193)
   }
   return hash >>> 0
-}
-
-function mulberry32(seed: number): () => number {
-  let state = seed
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
