@@ -84,11 +84,9 @@ async function pipeline(): Promise<number> {
   const materializer = await startMaterializer({ bus: edgeBus!, staleAfterMs: 10_000, logger, metrics })
   const started = performance.now()
   const ingestor = startIngestor({ source: burstSource(ticks), bus: ingestBus!, clock: alwaysOpenMarketClock(), logger, metrics })
-  const received = async () => (await metrics.ticksReceived.get()).values[0]?.value ?? 0
   let count = 0
-  const poll = setInterval(async () => (count = await received()), 2)
+  materializer.onRow(() => count++)
   await reached(() => count, ticks)
-  clearInterval(poll)
   const seconds = (performance.now() - started) / 1000
   await ingestor.stop()
   materializer.stop()

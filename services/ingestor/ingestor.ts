@@ -1,6 +1,7 @@
 import type { Logger } from '../../bus/logger.ts'
 import type { Metrics } from '../../bus/metrics.ts'
 import type { PriceBus } from '../../bus/price-bus.ts'
+import { hotCounter } from '../../bus/hot-counter.ts'
 import { throttledWarning } from '../../bus/throttled-warning.ts'
 import type { PriceRow } from '../../schemas/price.ts'
 import type { MarketClock } from './market-clock.ts'
@@ -31,7 +32,7 @@ export function startIngestor(deps: IngestorDeps): Ingestor {
   const now = deps.now ?? Date.now
   const log = deps.logger.child({ module: 'ingestor', source: deps.source.name })
   const warnDropped = throttledWarning(log, 'upstream data dropped')
-  const ingested = deps.metrics.ticksIngested.labels(deps.source.name)
+  const ingested = hotCounter(deps.metrics.ticksIngested.labels(deps.source.name))
   const lastQuote = new Map<number, UpstreamQuote>()
   const nextFlagChange = new Map<number, number>()
 
@@ -75,6 +76,7 @@ export function startIngestor(deps: IngestorDeps): Ingestor {
     async stop() {
       clearInterval(flagTimer)
       await deps.source.stop()
+      ingested.stop()
       await deps.bus.flush()
       log.info('ingestor stopped')
     },

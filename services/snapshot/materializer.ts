@@ -1,3 +1,4 @@
+import { hotCounter } from '../../bus/hot-counter.ts'
 import type { Logger } from '../../bus/logger.ts'
 import type { Metrics } from '../../bus/metrics.ts'
 import type { PriceBus } from '../../bus/price-bus.ts'
@@ -52,9 +53,10 @@ export async function startMaterializer(options: MaterializerOptions): Promise<M
     return true
   }
 
+  const received = hotCounter(options.metrics.ticksReceived)
   // subscribe before reading the store, so no tick falls between the two; live rows win over stored ones
   const unsubscribe = options.bus.subscribeTicks((pair, row) => {
-    options.metrics.ticksReceived.inc()
+    received.inc()
     if (!store(pair, row, now())) log.debug({ pair }, 'tick for an unlisted pair ignored')
   })
   const seeded = await options.bus.readLatest()
@@ -102,6 +104,7 @@ export async function startMaterializer(options: MaterializerOptions): Promise<M
     },
     stop() {
       unsubscribe()
+      received.stop()
       stopWatching()
       listeners.clear()
     },

@@ -29,6 +29,7 @@ t.test('publishes normalised rows, counts and drops bad data by reason', async (
   await waitFor(() => published.length === 1)
   t.equal(published[0]![0], 'SOL-USD')
   t.equal(published[0]![1].mid, 180)
+  await ingestor.stop() // hands the hot-path counts to the metrics
   const text = await metrics.registry.metrics()
   t.match(text, /venue_ticks_ingested_total\{source="manual"\} 1/)
   t.match(text, /venue_ticks_dropped_total\{source="manual",reason="crossed_prices"\} 1/)
