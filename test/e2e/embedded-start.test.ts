@@ -28,8 +28,11 @@ t.test('with no configuration the service runs every role embedded, and stops on
   t.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200)
   const ready = await fetch(`http://127.0.0.1:${port}/readyz`)
   t.same(await readJson(ready), { ready: true, checks: { bus: true } })
-  const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
-  t.match(metrics, /venue_ticks_ingested_total\{source="simulator"\} \d+/)
+  // hot-path counters reach /metrics within a second
+  const metrics = await waitFor(async () => {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+    return /venue_ticks_ingested_total\{source="simulator"\} [1-9]\d*/.test(text) ? text : undefined
+  }, { what: 'ingest counts in /metrics' })
   t.match(metrics, /venue_priced_pairs 83/)
 
   t.equal(await service.stop(), 0)
