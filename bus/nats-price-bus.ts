@@ -1,7 +1,7 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node'
 import { Kvm, type KV } from '@nats-io/kv'
 import type { Logger } from './logger.ts'
-import type { PriceBus, TickHandler } from './price-bus.ts'
+import type { PriceBus, SubscribeOptions, TickHandler } from './price-bus.ts'
 import { busNames } from './subjects.ts'
 
 export interface NatsPriceBusOptions {
@@ -39,8 +39,9 @@ export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceB
       nc.publish(names.tickSubject(pair), row)
       latestWriter.record(pair, row)
     },
-    subscribeTicks(handler: TickHandler) {
+    subscribeTicks(handler: TickHandler, { queueGroup }: SubscribeOptions = {}) {
       const subscription = nc.subscribe(names.allTicks, {
+        queue: queueGroup,
         callback: (error, message) => {
           if (error) {
             log.warn({ err: error }, 'tick subscription error')
@@ -59,7 +60,10 @@ export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceB
       }
       return rows
     },
-    flush: () => latestWriter.flush(),
+    async flush() {
+      await latestWriter.flush()
+      await nc.flush()
+    },
     isConnected: () => connection.connected,
     onConnectionChange: connection.onChange,
     async close() {

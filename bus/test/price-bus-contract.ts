@@ -18,7 +18,7 @@ export function priceBusContract(t: Test, openPair: () => Promise<BusPair>): voi
     t.teardown(close)
     const seen: string[] = []
     subscriber.subscribeTicks((pair, row) => seen.push(`${pair}=${text(row)}`))
-    await publisher.flush()
+    await subscriber.flush()
     for (let i = 1; i <= 3; i++) {
       publisher.publishTick('BTC-USD', bytes(`{"n":${i}}`))
       publisher.publishTick('EUR-USD', bytes(`{"n":${i * 10}}`))
@@ -55,13 +55,28 @@ export function priceBusContract(t: Test, openPair: () => Promise<BusPair>): voi
     const dropped: string[] = []
     subscriber.subscribeTicks((pair) => kept.push(pair))
     const unsubscribe = subscriber.subscribeTicks((pair) => dropped.push(pair))
-    await publisher.flush()
+    await subscriber.flush()
     publisher.publishTick('SOL-USD', bytes('{}'))
     await waitFor(() => kept.length === 1 && dropped.length === 1, { what: 'first tick' })
     unsubscribe()
     publisher.publishTick('SOL-USD', bytes('{}'))
     await waitFor(() => kept.length === 2, { what: 'second tick' })
     t.equal(dropped.length, 1)
+  })
+
+  t.test('a queue group splits the ticks: each reaches exactly one member, plain subscribers get all', async (t) => {
+    const { publisher, subscriber, close } = await openPair()
+    t.teardown(close)
+    const members: string[][] = [[], []]
+    const everything: string[] = []
+    for (const received of members) subscriber.subscribeTicks((_, row) => received.push(text(row)), { queueGroup: 'writers' })
+    subscriber.subscribeTicks((_, row) => everything.push(text(row)))
+    await subscriber.flush()
+    const published = Array.from({ length: 40 }, (_, i) => `{"n":${i}}`)
+    for (const row of published) publisher.publishTick('BTC-USD', bytes(row))
+    await waitFor(() => everything.length === 40 && members[0]!.length + members[1]!.length === 40, { what: '40 ticks twice' })
+    t.same(everything, published)
+    t.same([...members[0]!, ...members[1]!].sort(), [...published].sort(), 'every tick reached one member, none twice')
   })
 
   t.test('reports itself connected until closed', async (t) => {
