@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { Address, ChainId, UnixSecondsString } from './common.ts'
+import { Address, UnixSecondsString } from './common.ts'
+import { PairRef, QueryUnixSeconds, WALLET_LIST_HEAD, WALLET_LIST_PARAMS } from './wallet-lists.ts'
 
 /** Spec 2.4: one resting limit/stop order. Nothing in this list has executed. */
 export const RestingOrder = z.strictObject({
@@ -19,34 +20,19 @@ export const RestingOrder = z.strictObject({
   orderId: z.string(),
   initiatedAt: UnixSecondsString,
   updatedAt: UnixSecondsString,
-  pair: z.strictObject({ id: z.string(), from: z.string(), to: z.string() }),
+  pair: PairRef,
 })
 export type RestingOrder = z.infer<typeof RestingOrder>
 
-export const LimitsEnvelope = z.strictObject({
-  trader: z.string(),
-  chainId: z.number().int(),
-  first: z.number().int(),
-  skip: z.number().int(),
-  count: z.number().int(),
-  limits: z.array(RestingOrder),
-})
+export const LimitsEnvelope = z.strictObject({ ...WALLET_LIST_HEAD, limits: z.array(RestingOrder) })
 export type LimitsEnvelope = z.infer<typeof LimitsEnvelope>
-
-const integerParam = z
-  .string()
-  .regex(/^\d+$/, 'must be a whole number')
-  .transform(Number)
 
 /**
  * Query of `GET /v1/limits`. `trader` is required; `chainId` defaults to 42161, `first` to 100, `skip` to 0.
- * `since` (Unix seconds) returns only orders initiated after it, to page past `skip`'s ceiling.
+ * `since` (Unix seconds) returns only orders initiated strictly after it, to page past `skip`'s ceiling.
  */
 export const LimitsQuery = z.strictObject({
-  trader: Address,
-  chainId: integerParam.pipe(ChainId).default(42161),
-  first: integerParam.pipe(z.number().int().min(1).max(1000)).default(100),
-  skip: integerParam.pipe(z.number().int().min(0).max(5000)).default(0),
-  since: integerParam.pipe(z.number().int().nonnegative()).optional(),
+  ...WALLET_LIST_PARAMS,
+  since: QueryUnixSeconds.optional(),
 })
 export type LimitsQuery = z.infer<typeof LimitsQuery>

@@ -13,6 +13,12 @@ export const BUDGETS = {
   status: { points: 60, windowSeconds: 10 },
   /** one budget shared by pairs, trades, limits and executed orders */
   portfolio: { points: 60, windowSeconds: 10 },
+  /** GET /v1/market-hours; not in the spec (its figure is "not shown"): ours */
+  marketHours: { points: 60, windowSeconds: 10 },
+  /** POST /v1/ohlc; not in the spec (its figure is "not shown"): ours */
+  ohlc: { points: 60, windowSeconds: 10 },
+  /** one budget shared by GET /v1/depth/{pair} and its quote (the spec leaves these limits open) */
+  depth: { points: 60, windowSeconds: 10 },
 } as const satisfies Record<string, Budget>
 
 export type BudgetName = keyof typeof BUDGETS

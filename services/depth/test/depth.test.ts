@@ -1,0 +1,190 @@
+// GET /v1/depth/{pair} and its quote on a real server: figures against hand-computed values of the
+// model (fed by the stand-in's open interest and a live row), pair 53, unknown pairs, missing prices,
+// validation, the source failing, and the depth budget.
+
+import t from 'tap'
+import { priceRow, rowBytes } from '../../../test/support/price-rows.ts'
+import type { PriceRow } from '../../../schemas/price.ts'
+import { DepthBook, Quote } from '../../../schemas/depth.ts'
+import { startGateway } from '../../indexer/test/fixtures/gateway.ts'
+import type { DepthParameters } from '../impact-parameters.ts'
+import { depthRoutes } from '../routes.ts'
+
+const AT = 1_767_225_600
+const ONE_MILLION_AT_1E_9 = { netVolThresholdUsd: 1_000_000, priceImpactK: 1e-9 }
+/** Round parameters, so the figures can be worked out by hand. */
+const PARAMETERS: DepthParameters = {
+  levelsUsd: [10_000, 1_000_000, 2_000_000, 12_000_000, 20_000_000],
+  assetClasses: {
+    crypto: ONE_MILLION_AT_1E_9, fx: ONE_MILLION_AT_1E_9, metal: ONE_MILLION_AT_1E_9,
+    energy: ONE_MILLION_AT_1E_9, index: ONE_MILLION_AT_1E_9, stock: ONE_MILLION_AT_1E_9,
+  },
+  pairs: {},
+}
+
+const rows = new Map<string, Buffer>()
+const live = (pair: string, overrides: Partial<PriceRow>) => rows.set(pair, rowBytes(priceRow(pair, { timestampSeconds: AT, ...overrides })))
+live('BTC-USD', { bid: 99_990, mid: 100_000, ask: 100_010 })
+live('USD-KRW', { bid: 1399.3, mid: 1400, ask: 1400.7 })
+live('US500-USD', { bid: 6720, mid: 6721, ask: 6722 })
+// ETH-USD has no live row
+
+const gateway = await startGateway(t, {
+  routes: (indexer) => depthRoutes({ indexer, prices: { rowBody: (pair) => rows.get(pair) }, parameters: PARAMETERS }),
+})
+
+const BTC_PRICE = { bid: 99_990, mid: 100_000, ask: 100_010, timestampSeconds: AT }
+// Seed on 42161, pair 0: longOI 90.072552395431549714 BTC, shortOI 141.762607531517891042 BTC, maxOI 24,400,000 USD.
+// At mid 100,000: long 24,400,000 − 9,007,255.24 = 15,392,744.76; short 24,400,000 − 14,176,260.75 = 10,223,739.24.
+const LONG_ROOM = 15_392_744.76
+const SHORT_ROOM = 10_223_739.24
+
+t.test('depth of BTC-USD: levels that fit under the ceiling, per side', async (t) => {
+  const answer = await gateway.get('/v1/depth/BTC-USD')
+  t.equal(answer.status, 200)
+  t.equal(answer.headers.get('x-ratelimit-limit'), '60')
+  t.ok(DepthBook.safeParse(answer.body).success)
+  // spread term 0.01 %; the dynamic term starts past 1M: 2M → 0.025 %, 12M → 1e-9 · (11e6)² / 24e6 = 0.5041667 %
+  t.strictSame(answer.body, {
+    pair: 'BTC-USD',
+    chainId: 42161,
+    ...BTC_PRICE,
+    long: {
+      availableNotionalUsd: LONG_ROOM,
+      levels: [
+        { notionalUsd: 10_000, fillPrice: 100_010, impactPercent: 0.01 },
+        { notionalUsd: 1_000_000, fillPrice: 100_010, impactPercent: 0.01 },
+        { notionalUsd: 2_000_000, fillPrice: 100_035, impactPercent: 0.035 },
+        { notionalUsd: 12_000_000, fillPrice: 100_514.1667, impactPercent: 0.514167 },
+      ],
+    },
+    short: {
+      availableNotionalUsd: SHORT_ROOM,
+      levels: [
+        { notionalUsd: 10_000, fillPrice: 99_990, impactPercent: 0.01 },
+        { notionalUsd: 1_000_000, fillPrice: 99_990, impactPercent: 0.01 },
+        { notionalUsd: 2_000_000, fillPrice: 99_965, impactPercent: 0.035 },
+      ],
+    },
+  })
+})
+
+t.test('quote: fill price, impact and the room left on that side', async (t) => {
+  const short = await gateway.get('/v1/depth/BTC-USD/quote?side=short&notionalUsd=12000000')
+  t.equal(short.status, 200)
+  t.ok(Quote.safeParse(short.body).success)
+  t.strictSame(short.body, {
+    pair: 'BTC-USD',
+    chainId: 42161,
+    side: 'short',
+    notionalUsd: 12_000_000,
+    ...BTC_PRICE,
+    fillPrice: 99_485.83333,
+    impactPercent: 0.514167,
+    availableNotionalUsd: SHORT_ROOM,
+  })
+  const long = await gateway.get('/v1/depth/BTC-USD/quote?side=long&notionalUsd=2000000.50&chainId=42161')
+  // excess 1,000,000.5: 1e-9 · excess² / (2 · 2,000,000.5) = 0.02500001875 %; 100,035.00001875 to 10 digits
+  t.match(long.body, { side: 'long', notionalUsd: 2_000_000.5, fillPrice: 100_035, impactPercent: 0.035, availableNotionalUsd: LONG_ROOM })
+  const testnet = await gateway.get('/v1/depth/BTC-USD/quote?side=long&notionalUsd=10000&chainId=421614')
+  t.equal(testnet.body.chainId, 421614)
+  t.not(testnet.body.availableNotionalUsd, LONG_ROOM, "the chain's own open interest")
+})
+
+t.test('pair 53 (no open-interest ceiling): depth 503, the quote prices it with 0 available', async (t) => {
+  const depth = await gateway.get('/v1/depth/USD-KRW')
+  t.equal(depth.status, 503)
+  t.strictSame(depth.body, {
+    error: 'Service Unavailable',
+    message: 'USD-KRW is not tradeable yet: it has no open-interest ceiling on chain 42161',
+    details: { pair: 'USD-KRW', pairId: 53, chainId: 42161 },
+  })
+  const quote = await gateway.get('/v1/depth/USD-KRW/quote?side=long&notionalUsd=10000')
+  t.equal(quote.status, 200)
+  // spread term: 1.4 / 2800 × 100 = 0.05 %; 1400 · 1.0005 = 1400.7
+  t.strictSame(quote.body, {
+    pair: 'USD-KRW',
+    chainId: 42161,
+    side: 'long',
+    notionalUsd: 10_000,
+    bid: 1399.3,
+    mid: 1400,
+    ask: 1400.7,
+    timestampSeconds: AT,
+    fillPrice: 1400.7,
+    impactPercent: 0.05,
+    availableNotionalUsd: 0,
+  })
+})
+
+t.test("symbols are the price endpoints' symbols; unknown ones are 404", async (t) => {
+  t.equal((await gateway.get('/v1/depth/US500-USD')).status, 200)
+  for (const path of ['/v1/depth/SPX-USD', '/v1/depth/SPX-USD/quote?side=long&notionalUsd=1']) {
+    const answer = await gateway.get(path)
+    t.equal(answer.status, 404, path)
+    t.strictSame(answer.body, {
+      error: 'Not Found',
+      message: 'unknown pair "SPX-USD"; symbols look like BTC-USD (see GET /v1/pairs)',
+      details: { pair: 'SPX-USD' },
+    })
+  }
+})
+
+t.test('no live price: 503', async (t) => {
+  for (const path of ['/v1/depth/ETH-USD', '/v1/depth/ETH-USD/quote?side=short&notionalUsd=5000']) {
+    const answer = await gateway.get(path)
+    t.equal(answer.status, 503, path)
+    t.strictSame(answer.body, {
+      error: 'Service Unavailable',
+      message: 'no live price for ETH-USD yet; depth and quotes are priced off it, retry shortly',
+      details: { pair: 'ETH-USD' },
+    })
+  }
+})
+
+t.test('every parameter is validated', async (t) => {
+  const cases: Array<[string, Array<[string, string]>]> = [
+    ['/v1/depth/BTC-USD?chainId=1', [['chainId', 'invalid_union']]],
+    ['/v1/depth/BTC-USD?side=long', [['', 'unrecognized_keys']]],
+    ['/v1/depth/BTC-USD/quote', [['side', 'invalid_value'], ['notionalUsd', 'invalid_type']]],
+    ['/v1/depth/BTC-USD/quote?side=buy&notionalUsd=100', [['side', 'invalid_value']]],
+    ['/v1/depth/BTC-USD/quote?side=long&notionalUsd=0', [['notionalUsd', 'too_small']]],
+    ['/v1/depth/BTC-USD/quote?side=long&notionalUsd=-5', [['notionalUsd', 'invalid_format']]],
+    ['/v1/depth/BTC-USD/quote?side=long&notionalUsd=1e4', [['notionalUsd', 'invalid_format']]],
+    ['/v1/depth/BTC-USD/quote?side=long&notionalUsd=1000000000001', [['notionalUsd', 'too_big']]],
+    ['/v1/depth/BTC-USD/quote?side=long&notionalUsd=10&chainId=5', [['chainId', 'invalid_union']]],
+    ['/v1/depth/BTC-USD/quote?side=long&notionalUsd=10&size=2', [['', 'unrecognized_keys']]],
+  ]
+  for (const [path, issues] of cases) {
+    const answer = await gateway.get(path)
+    t.equal(answer.status, 400, path)
+    t.match(answer.body, { error: 'Bad Request', message: 'invalid query parameters' })
+    t.strictSame(answer.body.issues.map((issue: { path: string[]; code: string }) => [issue.path.join('.'), issue.code]), issues)
+  }
+})
+
+t.test('the source failing: 502', async (t) => {
+  gateway.standin.setFault('http-500')
+  t.teardown(() => gateway.standin.setFault('none'))
+  const answer = await gateway.get('/v1/depth/BTC-USD/quote?side=long&notionalUsd=10')
+  t.equal(answer.status, 502)
+  t.strictSame(answer.body, {
+    error: 'Bad Gateway',
+    message: 'the indexed data source of chain 42161 answered HTTP 500',
+    details: { chainId: 42161, reason: 'http_error' },
+  })
+})
+
+t.test('one budget of 60 per 10 s per IP across depth and quote', async (t) => {
+  const ip = '203.0.113.70'
+  const paths = ['/v1/depth/BTC-USD', '/v1/depth/BTC-USD/quote?side=long&notionalUsd=10000']
+  for (let n = 1; n <= 60; n++) {
+    const answer = await gateway.get(paths[n % 2]!, ip)
+    t.equal(answer.headers.get('x-ratelimit-remaining'), String(60 - n))
+  }
+  for (const path of paths) {
+    const refused = await gateway.get(path, ip)
+    t.equal(refused.status, 429)
+    t.equal(refused.body.details.budget, 'depth')
+  }
+})

@@ -1,0 +1,37 @@
+import { z } from 'zod'
+import { envInt, envOptionalUrl, parseEnv, type Env } from '../../bus/config.ts'
+import type { ChainId } from '../../schemas/common.ts'
+
+/** The subgraph endpoint of each supported chain. */
+export type IndexerUrls = Record<ChainId, string>
+
+export interface IndexerConfig {
+  /** undefined when no INDEXER_URL_* is set: the embedded default then starts the stand-in */
+  urls: IndexerUrls | undefined
+  /** an upstream request that has not answered in full by then fails (502) */
+  timeoutMs: number
+  /** how long an answer is reused for identical reads */
+  cacheMs: number
+}
+
+const IndexerEnv = z
+  .object({
+    INDEXER_URL_42161: envOptionalUrl,
+    INDEXER_URL_421614: envOptionalUrl,
+    INDEXER_TIMEOUT_MS: envInt(5000).pipe(z.number().int().positive()),
+    INDEXER_CACHE_MS: envInt(2000).pipe(z.number().int().nonnegative()),
+  })
+  .refine((env) => (env.INDEXER_URL_42161 === undefined) === (env.INDEXER_URL_421614 === undefined), {
+    message: 'set INDEXER_URL_42161 and INDEXER_URL_421614 together, or neither (embedded stand-in)',
+    path: ['INDEXER_URL_421614'],
+  })
+
+export function indexerConfig(env: Env): IndexerConfig {
+  const parsed = parseEnv(IndexerEnv, env, 'indexer')
+  const { INDEXER_URL_42161: mainnet, INDEXER_URL_421614: testnet } = parsed
+  return {
+    urls: mainnet && testnet ? { 42161: mainnet, 421614: testnet } : undefined,
+    timeoutMs: parsed.INDEXER_TIMEOUT_MS,
+    cacheMs: parsed.INDEXER_CACHE_MS,
+  }
+}
