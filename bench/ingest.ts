@@ -5,14 +5,9 @@ import { connect } from '@nats-io/transport-node'
 import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { pino } from 'pino'
-import { createMetrics } from '../bus/metrics.ts'
-import { natsPriceBus } from '../bus/nats-price-bus.ts'
-import { startIngestor } from '../services/ingestor/ingestor.ts'
 import { alwaysOpenMarketClock } from '../services/ingestor/market-clock.ts'
-import type { FeedSink, FeedSource } from '../services/ingestor/sources/feed-source.ts'
-import { simulatorSource } from '../services/ingestor/sources/simulator-source.ts'
-import { startMaterializer } from '../services/snapshot/materializer.ts'
 import { startNats } from '../test/support/servers.ts'
+import { endToEndThroughput, reached } from './ingest-pipeline.ts'
 import { median, printTable, writeResult } from './report.ts'
 
 const { values: args } = parseArgs({ options: { ticks: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '3' } } })
@@ -20,12 +15,6 @@ const ticks = Number(args.ticks)
 const runs = Number(args.runs)
 const logger = pino({ level: 'warn' })
 const nats = await startNats()
-
-/** Resolves when `count()` reaches `target`, checking every few milliseconds. */
-const reached = (count: () => number, target: number) =>
-  new Promise<void>((resolve) => {
-    const timer = setInterval(() => count() >= target && (clearInterval(timer), resolve()), 2)
-  })
 
 /** Publishes `ticks` 300-byte messages as fast as the client takes them; the subscriber counts. */
 async function rawNatsCeiling(): Promise<number> {
@@ -46,60 +35,12 @@ async function rawNatsCeiling(): Promise<number> {
   return ticks / seconds
 }
 
-/** The simulator's quotes, emitted in bursts as fast as the event loop allows. */
-function burstSource(total: number): FeedSource {
-  let stopped = false
-  return {
-    name: 'bench',
-    start(sink: FeedSink) {
-      const quotes: Parameters<FeedSink['quote']>[0][] = []
-      const collect = simulatorSource({ ticksPerSecond: 0, seed: 3, isTrading: () => true })
-      collect.start({ quote: (quote) => quotes.push(quote), malformed: () => {} })
-      void collect.stop()
-      let emitted = 0
-      const burst = () => {
-        if (stopped) return
-        const nowSeconds = Math.floor(Date.now() / 1000)
-        for (let i = 0; i < 2000 && emitted < total; i++, emitted++) {
-          const quote = quotes[emitted % quotes.length]!
-          sink.quote({ ...quote, publishTimeSeconds: nowSeconds })
-        }
-        if (emitted < total) setImmediate(burst)
-      }
-      burst()
-    },
-    async stop() {
-      stopped = true
-    },
-  }
-}
-
-/** Source → normalise → NATS subject → materializer, each side on its own connection. */
-async function pipeline(): Promise<number> {
-  const namespace = `b${randomUUID().slice(0, 8)}`
-  const metrics = createMetrics()
-  const [ingestBus, edgeBus] = await Promise.all(
-    ['ingestor', 'edge'].map((name) => natsPriceBus({ servers: nats.url, namespace, name, logger })),
-  )
-  const materializer = await startMaterializer({ bus: edgeBus!, staleAfterMs: 10_000, logger, metrics })
-  const started = performance.now()
-  const ingestor = startIngestor({ source: burstSource(ticks), bus: ingestBus!, clock: alwaysOpenMarketClock(), logger, metrics })
-  let count = 0
-  materializer.onRow(() => count++)
-  await reached(() => count, ticks)
-  const seconds = (performance.now() - started) / 1000
-  await ingestor.stop()
-  materializer.stop()
-  await Promise.all([ingestBus!.close(), edgeBus!.close()])
-  return ticks / seconds
-}
-
 console.log(`ingest: ${ticks.toLocaleString('en-US')} ticks per measurement, ${runs} runs`)
 const rows: Array<Record<string, string | number>> = []
 const ratios: number[] = []
 for (let run = 1; run <= runs; run++) {
   const raw = await rawNatsCeiling()
-  const endToEnd = await pipeline()
+  const { ticksPerSecond: endToEnd } = await endToEndThroughput({ natsUrl: nats.url, ticks, clock: alwaysOpenMarketClock(), logger })
   ratios.push(endToEnd / raw)
   rows.push({ run, 'raw NATS msgs/s': Math.round(raw), 'end-to-end ticks/s': Math.round(endToEnd), 'share of ceiling': endToEnd / raw })
 }

@@ -1,0 +1,23 @@
+// Where candles live: one-minute candles are merged in, and every resolution is kept up to date from
+// them, so a read of any resolution returns at most the candles it asks for.
+
+import type { OhlcResolution } from '../../schemas/ohlc.ts'
+import type { Candle } from './candle.ts'
+
+export interface CandleStore {
+  /** 'redis' when candles survive restarts and are shared by replicas */
+  readonly kind: 'redis' | 'memory'
+  /**
+   * Merges one pair's one-minute candles into its candles of every resolution, all or nothing.
+   * Rejects with ServiceError 'upstream_unavailable' when the store cannot be reached.
+   */
+  merge(pair: string, minuteCandles: readonly Candle[]): Promise<void>
+  /**
+   * One pair's candles of one resolution whose period starts in [fromSeconds, toSeconds), oldest
+   * first, at most `limit`. Rejects with ServiceError 'upstream_unavailable' when the store cannot be reached.
+   */
+  read(pair: string, resolution: OhlcResolution, fromSeconds: number, toSeconds: number, limit: number): Promise<Candle[]>
+}
+
+/** Each resolution keeps this many of its newest candles per pair by default: 14 days of minutes. */
+export const DEFAULT_KEEP_PER_RESOLUTION = 20_160
