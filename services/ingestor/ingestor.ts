@@ -5,6 +5,7 @@ import { hotCounter } from '../../bus/hot-counter.ts'
 import { throttledWarning } from '../../bus/throttled-warning.ts'
 import type { PriceRow } from '../../schemas/price.ts'
 import type { MarketClock } from './market-clock.ts'
+import { encodeRow } from './encode-row.ts'
 import { normaliseQuote } from './normalize.ts'
 import type { FeedSink, FeedSource, UpstreamQuote } from './sources/feed-source.ts'
 
@@ -42,7 +43,7 @@ export function startIngestor(deps: IngestorDeps): Ingestor {
   }
 
   const publish = (pairId: number, row: PriceRow, nowMs: number) => {
-    deps.bus.publishTick(row.pair, Buffer.from(JSON.stringify(row)))
+    deps.bus.publishTick(row.pair, encodeRow(row))
     nextFlagChange.set(pairId, nextChangeOrNever(deps.clock, pairId, nowMs))
   }
 
