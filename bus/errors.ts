@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'no_ticks_yet'
   | 'upstream_unavailable'
   | 'not_tradeable'
+  | 'onboarding_rejected'
+  | 'relay_failed'
   | 'config_invalid'
   | 'internal'
 

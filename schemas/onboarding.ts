@@ -29,6 +29,10 @@ export const OnboardRequest = z
     message: 'send delegation, permit or both',
     path: ['delegation'],
   })
+  .refine((body) => !(body.chainId === 421614 && body.permit), {
+    message: "chain 421614's test token has no permit: approve TradingStorage from the wallet and send only delegation",
+    path: ['permit'],
+  })
 export type OnboardRequest = z.infer<typeof OnboardRequest>
 
 export const MissingPart = z.enum(['delegation', 'allowance'])
@@ -41,11 +45,38 @@ export const OnboardingState = z.strictObject({
 })
 export type OnboardingState = z.infer<typeof OnboardingState>
 
+const Bytes32 = z.string().regex(/^0x[a-fA-F0-9]{64}$/)
+
 export const OnboardResponse = z.strictObject({
   status: z.enum(['confirmed', 'reverted']),
-  userOpHash: z.string().regex(/^0x[a-fA-F0-9]{64}$/),
-  transactionHash: z.string().regex(/^0x[a-fA-F0-9]{64}$/),
+  userOpHash: Bytes32,
+  transactionHash: Bytes32,
   reason: z.string().optional(),
   state: OnboardingState.optional(),
 })
 export type OnboardResponse = z.infer<typeof OnboardResponse>
+
+// Designed beyond the spec (see services/onboarding/README.md).
+
+/** The id of an onboarding: a hash of its signed content, so the same request is the same onboarding. */
+export const OnboardingId = z.string().regex(/^0x[a-f0-9]{64}$/, 'must be 0x followed by 64 lower-case hex characters')
+
+/** 202 from `POST /v1/onboard` when the deadline passed first, and from `GET /v1/onboard/{id}` until the outcome. */
+export const OnboardPending = z.strictObject({
+  status: z.literal('pending'),
+  id: OnboardingId,
+  /** once the user operation has been sent */
+  userOpHash: Bytes32.optional(),
+})
+export type OnboardPending = z.infer<typeof OnboardPending>
+
+/** `details` of the 422: the batch would revert, found by simulation before anything was sent. */
+export const OnboardRejection = z.strictObject({
+  reason: z.string(),
+  /** the part whose call failed, when the revert names it */
+  part: z.enum(['delegation', 'permit']).optional(),
+  /** the contract error's name ("Error" for a reason string) and its arguments as strings */
+  error: z.string().optional(),
+  args: z.array(z.string()).optional(),
+})
+export type OnboardRejection = z.infer<typeof OnboardRejection>

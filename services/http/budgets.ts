@@ -9,6 +9,8 @@ export interface Budget {
 
 export const BUDGETS = {
   onboard: { points: 10, windowSeconds: 10 },
+  /** GET /v1/onboard/{id}, polling an outcome that passed the deadline: ours, so polling never eats the POST budget */
+  onboardStatus: { points: 60, windowSeconds: 10 },
   prices: { points: 100, windowSeconds: 10 },
   status: { points: 60, windowSeconds: 10 },
   /** one budget shared by pairs, trades, limits and executed orders */

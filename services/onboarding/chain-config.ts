@@ -1,0 +1,106 @@
+import { getAddress, type Address } from 'viem'
+import { z } from 'zod'
+import { parseEnv, type Env } from '../../bus/config.ts'
+import { SUPPORTED_CHAIN_IDS, type ChainId } from '../../schemas/common.ts'
+import type { DevnetDeployment } from '../../deploy/devnet/devnet.ts'
+
+/** The four contracts onboarding touches on a chain. */
+export interface VenueContracts {
+  trading: Address
+  /** the spender of the partner's permit (or approve) */
+  tradingStorage: Address
+  usdc: Address
+  /** VenueAtomicTrading, the delegate partners sign for */
+  wrapper: Address
+}
+
+/** The EIP-712 `name` and `version` of USDC's permit domain. */
+export interface PermitDomain {
+  name: string
+  version: string
+}
+
+export interface ChainConfig {
+  chainId: ChainId
+  rpcUrl: string
+  /** an ERC-4337 bundler for `entryPoint` (alto or a Pimlico-compatible service) */
+  bundlerUrl: string
+  /** an ERC-7677 paymaster that sponsors the relayer's operations; the smart account pays when absent */
+  paymasterUrl?: string
+  entryPoint: Address
+  contracts: VenueContracts
+  /** configured when the token cannot say; read from the token's name() and version() otherwise */
+  permitDomain?: PermitDomain
+}
+
+/** EntryPoint v0.8 at its canonical address, the one SimpleAccount v0.8 is built for. */
+export const ENTRY_POINT_V08: Address = '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108'
+
+export const EnvAddress = z
+  .string()
+  .regex(/^0x[a-fA-F0-9]{40}$/, 'must be 0x followed by 40 hex characters')
+  .transform((address) => getAddress(address))
+
+/** CHAIN_<id>_* variables of one chain, e.g. CHAIN_42161_RPC_URL. */
+function chainEnvSchema(chainId: ChainId) {
+  const name = (suffix: string) => `CHAIN_${chainId}_${suffix}`
+  return z
+    .object({
+      [name('RPC_URL')]: z.url(),
+      [name('BUNDLER_URL')]: z.url(),
+      [name('PAYMASTER_URL')]: z.url().optional(),
+      [name('ENTRY_POINT')]: EnvAddress.default(ENTRY_POINT_V08),
+      [name('TRADING')]: EnvAddress,
+      [name('TRADING_STORAGE')]: EnvAddress,
+      [name('USDC')]: EnvAddress,
+      [name('WRAPPER')]: EnvAddress,
+      [name('USDC_PERMIT_NAME')]: z.string().min(1).optional(),
+      [name('USDC_PERMIT_VERSION')]: z.string().min(1).optional(),
+    })
+    .refine((vars) => (vars[name('USDC_PERMIT_NAME')] === undefined) === (vars[name('USDC_PERMIT_VERSION')] === undefined), {
+      message: 'set both or neither',
+      path: [name('USDC_PERMIT_VERSION')],
+    })
+    .transform((vars): ChainConfig => {
+      const text = (suffix: string) => vars[name(suffix)] as string | undefined
+      const address = (suffix: string) => vars[name(suffix)] as Address
+      const paymasterUrl = text('PAYMASTER_URL')
+      const permitName = text('USDC_PERMIT_NAME')
+      const permitVersion = text('USDC_PERMIT_VERSION')
+      return {
+        chainId,
+        rpcUrl: text('RPC_URL')!,
+        bundlerUrl: text('BUNDLER_URL')!,
+        ...(paymasterUrl && { paymasterUrl }),
+        entryPoint: address('ENTRY_POINT'),
+        contracts: {
+          trading: address('TRADING'),
+          tradingStorage: address('TRADING_STORAGE'),
+          usdc: address('USDC'),
+          wrapper: address('WRAPPER'),
+        },
+        ...(permitName && permitVersion && { permitDomain: { name: permitName, version: permitVersion } }),
+      }
+    })
+}
+
+/** Every supported chain with at least one CHAIN_<id>_* variable set; all its required ones must be. */
+export function chainConfigsFromEnv(env: Env): ChainConfig[] {
+  return SUPPORTED_CHAIN_IDS.filter((chainId) => Object.keys(env).some((key) => key.startsWith(`CHAIN_${chainId}_`))).map(
+    (chainId) => parseEnv(chainEnvSchema(chainId), env, `chain ${chainId}`),
+  )
+}
+
+/** The supported chains of a development-chain deployment. */
+export function chainConfigsFromDeployment(deployment: DevnetDeployment): ChainConfig[] {
+  const supported = new Set<number>(SUPPORTED_CHAIN_IDS)
+  return deployment.chains
+    .filter((chain) => supported.has(chain.chainId))
+    .map((chain) => ({
+      chainId: chain.chainId as ChainId,
+      rpcUrl: chain.rpcUrl,
+      bundlerUrl: chain.bundlerUrl,
+      entryPoint: chain.entryPoint,
+      contracts: chain.contracts,
+    }))
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod'
+import { envInt, envList, parseEnv, type Env } from '../../bus/config.ts'
+import { ServiceError } from '../../bus/errors.ts'
+import type { Logger } from '../../bus/logger.ts'
+import type { DevnetDeployment } from '../../deploy/devnet/devnet.ts'
+import { chainConfigsFromDeployment, chainConfigsFromEnv, EnvAddress, type ChainConfig } from './chain-config.ts'
+import { readDeploymentFile, startEmbeddedDevnet } from './deployment.ts'
+
+const OnboardingEnv = z.object({
+  /** partner addresses allowed to onboard, comma-separated */
+  ONBOARD_ALLOWLIST: envList().pipe(z.array(EnvAddress)),
+  /** how long POST /v1/onboard waits for the outcome before answering 202 */
+  ONBOARD_DEADLINE_MS: envInt(20_000).pipe(z.number().int().positive()),
+  /** a development-chain deployment (deploy/devnet) instead of CHAIN_<id>_* variables */
+  DEPLOYMENT_FILE: z.string().min(1).optional(),
+})
+
+export interface OnboardingConfig {
+  chains: ChainConfig[]
+  /** lower-case partner addresses */
+  allowlist: ReadonlySet<string>
+  deadlineMs: number
+}
+
+/**
+ * The intake's settings. Chains come from `deployment` when given (the development chain's partner
+ * is then allowlisted too), else from CHAIN_<id>_* variables.
+ */
+export function onboardingConfig(env: Env, deployment?: DevnetDeployment): OnboardingConfig {
+  const parsed = parseEnv(OnboardingEnv, env, 'onboarding')
+  const chains = deployment ? chainConfigsFromDeployment(deployment) : chainConfigsFromEnv(env)
+  if (chains.length === 0) {
+    throw new ServiceError('config_invalid', 'invalid configuration for onboarding: no chain configured (CHAIN_<id>_* or DEPLOYMENT_FILE)')
+  }
+  const partners = [...parsed.ONBOARD_ALLOWLIST, ...(deployment ? [deployment.demoPartner.address] : [])]
+  return {
+    chains,
+    allowlist: new Set(partners.map((address) => address.toLowerCase())),
+    deadlineMs: parsed.ONBOARD_DEADLINE_MS,
+  }
+}
+
+export type OnboardingSource = 'environment' | 'deployment file' | 'embedded devnet'
+
+export interface OnboardingSetup {
+  config: OnboardingConfig
+  source: OnboardingSource
+  /** the development-chain deployment, when the chains come from one (for relayerConfig) */
+  deployment?: DevnetDeployment
+  /** stops the embedded development chain, if one was started */
+  stop(): Promise<void>
+}
+
+/**
+ * The one call that decides where the chains come from: CHAIN_<id>_* variables, else DEPLOYMENT_FILE,
+ * else (no configuration at all) a development chain started in this process, whose demo partner is
+ * allowlisted and whose test key the relayer uses.
+ */
+export async function setUpOnboarding(env: Env, logger: Logger): Promise<OnboardingSetup> {
+  const { DEPLOYMENT_FILE } = parseEnv(OnboardingEnv, env, 'onboarding')
+  if (chainConfigsFromEnv(env).length > 0) {
+    return { config: onboardingConfig(env), source: 'environment', stop: async () => {} }
+  }
+  if (DEPLOYMENT_FILE) {
+    const deployment = await readDeploymentFile(DEPLOYMENT_FILE)
+    return { config: onboardingConfig(env, deployment), source: 'deployment file', deployment, stop: async () => {} }
+  }
+  const devnet = await startEmbeddedDevnet(logger)
+  try {
+    return { config: onboardingConfig(env, devnet.deployment), source: 'embedded devnet', deployment: devnet.deployment, stop: devnet.stop }
+  } catch (error) {
+    await devnet.stop()
+    throw error
+  }
+}

@@ -1,0 +1,58 @@
+import { ServiceError } from '../../bus/errors.ts'
+import { OnboardingId } from '../../schemas/onboarding.ts'
+import type { Route } from '../http/http-server.ts'
+import type { RequestContext } from '../http/request-context.ts'
+import type { ChainClients } from './chain-clients.ts'
+import type { OnboardingConfig } from './config.ts'
+import { replyForOnboarding } from './onboard-replies.ts'
+import { parseOnboardRequest } from './onboard-request.ts'
+import { onboardingJobId, type OnboardingQueue } from './relay-job.ts'
+import { checkSignatures } from './signature-checks.ts'
+
+export interface OnboardingRouteDeps {
+  config: OnboardingConfig
+  chains: ChainClients
+  /** the relayer runs its jobs, in this process or another */
+  queue: OnboardingQueue
+}
+
+/**
+ * POST /v1/onboard: validate (400), allowlist (403), signatures (401), then queue the job under a
+ * hash of its signed content and answer with its outcome, or 202 once the deadline has passed.
+ * GET /v1/onboard/{id}: the same answer for a queued onboarding, without waiting.
+ */
+export function onboardingRoutes({ config, chains, queue }: OnboardingRouteDeps): Route[] {
+  const chainConfigs = new Map(config.chains.map((chain) => [chain.chainId, chain]))
+
+  const postOnboard = async ({ body, log }: RequestContext) => {
+    const request = parseOnboardRequest(body, chainConfigs)
+    if (!config.allowlist.has(request.partner.toLowerCase())) {
+      throw new ServiceError('forbidden', 'partner is not an allowlisted partner', { details: { partner: request.partner } })
+    }
+    const connection = chains.get(request.chainId)
+    if (!connection) throw new Error(`no chain clients for configured chain ${request.chainId}`)
+    await checkSignatures(request, connection)
+
+    const id = onboardingJobId(request)
+    await queue.add(id, { request })
+    // a job that failed for good (its retries used up) is tried again when the same request comes back
+    if ((await queue.get(id))?.state === 'failed') await queue.retry(id)
+    const record = await queue.waitUntilFinished(id, config.deadlineMs)
+    if (!record) throw new Error(`onboarding job ${id} vanished while it was awaited`)
+    log.info({ id, chainId: request.chainId, partner: request.partner, state: record.state }, 'onboarding answered')
+    return replyForOnboarding(record)
+  }
+
+  const getOnboard = async ({ params }: RequestContext) => {
+    const id = OnboardingId.safeParse(params.id)
+    if (!id.success) throw new ServiceError('validation_failed', 'invalid onboarding id', { issues: id.error.issues })
+    const record = await queue.get(id.data)
+    if (!record) throw new ServiceError('not_found', 'no such onboarding (outcomes are kept for a day)', { details: { id: id.data } })
+    return replyForOnboarding(record)
+  }
+
+  return [
+    { method: 'POST', path: '/v1/onboard', budget: 'onboard', handle: postOnboard },
+    { method: 'GET', path: '/v1/onboard/:id', budget: 'onboardStatus', handle: getOnboard },
+  ]
+}

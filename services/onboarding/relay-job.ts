@@ -1,0 +1,76 @@
+import type { Redis } from 'ioredis'
+import { keccak256, stringToHex } from 'viem'
+import { z } from 'zod'
+import { createJobQueue } from '../../bus/create-job-queue.ts'
+import type { JobQueue } from '../../bus/job-queue.ts'
+import type { Logger } from '../../bus/logger.ts'
+import { QUEUES } from '../../bus/queues.ts'
+import { OnboardRequest, type OnboardRejection, type OnboardResponse } from '../../schemas/onboarding.ts'
+
+// The job the intake hands to the relayer: the contract between the two roles.
+
+const Bytes32 = z.string().regex(/^0x[a-fA-F0-9]{64}$/)
+
+export const RelayJobData = z.object({
+  request: OnboardRequest,
+  /**
+   * Written before the user operation is sent: the signed operation (in its JSON-RPC form) and its hash.
+   * A worker that finds it resumes that operation instead of building another.
+   */
+  submission: z
+    .object({
+      userOpHash: Bytes32,
+      userOperation: z.record(z.string(), z.unknown()),
+    })
+    .optional(),
+})
+export type RelayJobData = z.infer<typeof RelayJobData>
+export type Submission = NonNullable<RelayJobData['submission']>
+
+export type RelayJobResult =
+  /** the batch landed on chain: confirmed or reverted, the response of spec 4.1 */
+  | { kind: 'relayed'; response: OnboardResponse }
+  /** simulation found that the batch would revert; nothing was sent */
+  | { kind: 'rejected'; rejection: OnboardRejection }
+
+export type OnboardingQueue = JobQueue<RelayJobData, RelayJobResult>
+
+/**
+ * The job id: a hash of the signed content, spelled canonically (lower-case hex, numbers without
+ * leading zeros). The same signed request, from any caller or replica, is one job and one operation.
+ */
+export function onboardingJobId(request: OnboardRequest): string {
+  const number = (text: string) => BigInt(text).toString()
+  const { delegation, permit } = request
+  const canonical = [
+    request.chainId,
+    request.partner.toLowerCase(),
+    delegation && [delegation.delegate.toLowerCase(), number(delegation.nonce), number(delegation.expiry), delegation.signature.toLowerCase()],
+    permit && [number(permit.value), number(permit.nonce), number(permit.deadline), permit.signature.toLowerCase()],
+  ]
+  return keccak256(stringToHex(JSON.stringify(canonical)))
+}
+
+export const ONBOARDING_QUEUE_DEFAULTS = {
+  /** tries per onboarding; transient failures (RPC, bundler) use them up */
+  attempts: 5,
+  /** retries wait 1 s, 2 s, 4 s, 8 s */
+  backoffMs: 1000,
+  /** outcomes are kept a day: the same request posted again within it gets the same answer */
+  keepFinishedSeconds: 24 * 60 * 60,
+}
+
+export interface OnboardingQueueOptions extends Partial<typeof ONBOARDING_QUEUE_DEFAULTS> {
+  /** BullMQ on this Redis connection; the in-process queue when absent */
+  redis?: Redis
+  namespace?: string
+  /** BullMQ only: how soon a job whose worker died is resumed (see bus/bullmq-job-queue.ts) */
+  lockDurationMs?: number
+  stalledIntervalMs?: number
+  logger: Logger
+}
+
+/** The onboarding queue; the intake and the relayer each open it, on the same Redis in a cluster. */
+export function createOnboardingQueue(options: OnboardingQueueOptions): OnboardingQueue {
+  return createJobQueue<RelayJobData, RelayJobResult>({ ...ONBOARDING_QUEUE_DEFAULTS, ...options, name: QUEUES.onboarding })
+}

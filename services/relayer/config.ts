@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs'
+import type { Hex } from 'viem'
+import { z } from 'zod'
+import { envInt, parseEnv, type Env } from '../../bus/config.ts'
+import { ServiceError } from '../../bus/errors.ts'
+import { Secret } from '../../bus/secret.ts'
+import type { DevnetDeployment } from '../../deploy/devnet/devnet.ts'
+
+const PRIVATE_KEY = /^0x[a-fA-F0-9]{64}$/
+
+const RelayerEnv = z.object({
+  /** owner key of the relayer's smart account; never logged */
+  RELAYER_PRIVATE_KEY: z.string().regex(PRIVATE_KEY, 'must be a 32-byte hex key (0x and 64 hex characters)').optional(),
+  /** a file holding the key instead (e.g. a mounted secret) */
+  RELAYER_PRIVATE_KEY_FILE: z.string().min(1).optional(),
+  /**
+   * Onboardings relayed at once by this process. Alto holds at most 10 unbundled operations per sender by
+   * default; 16 keeps a bundle's worth waiting while the previous bundle is being mined.
+   */
+  RELAYER_CONCURRENCY: envInt(16).pipe(z.number().int().min(1)),
+  /** how long to wait for a sent operation's receipt before the attempt counts as failed (and is resumed) */
+  RELAYER_RECEIPT_TIMEOUT_MS: envInt(60_000).pipe(z.number().int().positive()),
+  /** how often the bundler is asked for a receipt */
+  RELAYER_POLLING_INTERVAL_MS: envInt(250).pipe(z.number().int().positive()),
+})
+
+export interface RelayerConfig {
+  privateKey: Secret<Hex>
+  concurrency: number
+  receiptTimeoutMs: number
+  pollingIntervalMs: number
+}
+
+/**
+ * The relayer's settings. The key comes from RELAYER_PRIVATE_KEY or RELAYER_PRIVATE_KEY_FILE, else, for
+ * a development-chain deployment, from its public test key.
+ */
+export function relayerConfig(env: Env, deployment?: DevnetDeployment): RelayerConfig {
+  const parsed = parseEnv(RelayerEnv, env, 'relayer')
+  return {
+    privateKey: new Secret(relayerKey(parsed, deployment)),
+    concurrency: parsed.RELAYER_CONCURRENCY,
+    receiptTimeoutMs: parsed.RELAYER_RECEIPT_TIMEOUT_MS,
+    pollingIntervalMs: parsed.RELAYER_POLLING_INTERVAL_MS,
+  }
+}
+
+function relayerKey(parsed: z.infer<typeof RelayerEnv>, deployment: DevnetDeployment | undefined): Hex {
+  const { RELAYER_PRIVATE_KEY: inline, RELAYER_PRIVATE_KEY_FILE: file } = parsed
+  if (inline && file) throw invalid('set RELAYER_PRIVATE_KEY or RELAYER_PRIVATE_KEY_FILE, not both')
+  if (inline) return inline as Hex
+  if (file) return keyFromFile(file)
+  if (deployment) return deployment.relayer.devnetRelayerPrivateKey
+  throw invalid('RELAYER_PRIVATE_KEY or RELAYER_PRIVATE_KEY_FILE is required')
+}
+
+function keyFromFile(file: string): Hex {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8').trim()
+  } catch (error) {
+    throw invalid(`RELAYER_PRIVATE_KEY_FILE ${file} cannot be read`, error)
+  }
+  // the message names the file only: the content must not reach a log
+  if (!PRIVATE_KEY.test(text)) throw invalid(`RELAYER_PRIVATE_KEY_FILE ${file} does not hold a 32-byte hex key`)
+  return text as Hex
+}
+
+function invalid(message: string, cause?: unknown): ServiceError {
+  return new ServiceError('config_invalid', `invalid configuration for relayer: ${message}`, { cause })
+}

@@ -1,0 +1,93 @@
+import { getAddress, hexToBigInt, keccak256, slice, stringToHex, type Hex } from 'viem'
+import type { UserOperationReceipt } from 'viem/account-abstraction'
+import { estimationRevertData, userOperationRevertData } from '../../deploy/devnet/userOperationRevert.ts'
+import type { RunningJob } from '../../bus/job-queue.ts'
+import type { Logger } from '../../bus/logger.ts'
+import type { OnboardResponse } from '../../schemas/onboarding.ts'
+import type { RelayJobData, RelayJobResult, Submission } from '../onboarding/relay-job.ts'
+import { onboardingBatch, type Batch } from './batch-calls.ts'
+import type { ChainRelayer } from './chain-relayer.ts'
+import { describeError } from './relay-errors.ts'
+import { explainRevert } from './revert-reason.ts'
+import { readOnboardingState } from './read-back.ts'
+
+/**
+ * Relays one onboarding as one user operation and returns its outcome. Crash-safe: the signed operation
+ * is written into the job before it is sent, and an attempt that finds it there (after a crash or a
+ * failed attempt) looks for that operation's receipt instead of building another. Each job has a nonce
+ * key of its own, derived from its id, so the EntryPoint lets at most one operation of the job land,
+ * however often it is handed to the bundler.
+ */
+export async function relayOnboarding(
+  job: RunningJob<RelayJobData>,
+  data: RelayJobData,
+  relayer: ChainRelayer,
+  log: Logger,
+): Promise<RelayJobResult> {
+  const batch = onboardingBatch(data.request, relayer.connection.config.contracts)
+  let submission = data.submission
+  if (submission) {
+    log.info({ userOpHash: submission.userOpHash }, 'resuming a submitted user operation')
+    const receipt = await landedReceipt(relayer, submission)
+    if (receipt) return relayed(relayer, data, batch, receipt, log)
+  } else {
+    const prepared = await prepareOrRefuse(relayer, batch, nonceKeyOf(job.id))
+    if ('rejection' in prepared) {
+      log.info({ reason: prepared.rejection.reason }, 'onboarding refused by simulation, nothing sent')
+      return { kind: 'rejected', rejection: prepared.rejection }
+    }
+    submission = prepared
+    // From here on a crash resumes this very operation.
+    await job.updateData({ ...data, submission })
+  }
+  await relayer.submit(submission)
+  log.info({ userOpHash: submission.userOpHash }, 'user operation sent')
+  return relayed(relayer, data, batch, await relayer.waitForReceipt(submission.userOpHash as Hex), log)
+}
+
+/** A 192-bit EntryPoint nonce key per job: concurrent onboardings never wait on each other's nonces. */
+function nonceKeyOf(jobId: string): bigint {
+  return hexToBigInt(slice(keccak256(stringToHex(jobId)), 0, 24))
+}
+
+async function prepareOrRefuse(relayer: ChainRelayer, batch: Batch, nonceKey: bigint) {
+  try {
+    return await relayer.prepare(batch.calls, nonceKey)
+  } catch (error) {
+    // the bundler's simulation reverted (JSON-RPC -32521): an answer for the client, not a failure to retry
+    const revertData = estimationRevertData(error)
+    if (revertData === undefined) throw error
+    return { rejection: explainRevert(revertData, batch.parts) }
+  }
+}
+
+/** The receipt of an operation that has landed; undefined when it has not (it may still be pending). */
+async function landedReceipt(relayer: ChainRelayer, submission: Submission) {
+  const hash = submission.userOpHash as Hex
+  const receipt = await relayer.findReceipt(hash)
+  if (receipt) return receipt
+  // its nonce used means it landed and the bundler has not indexed it yet
+  return (await relayer.nonceUsed(submission)) ? relayer.waitForReceipt(hash) : undefined
+}
+
+async function relayed(
+  relayer: ChainRelayer,
+  data: RelayJobData,
+  batch: Batch,
+  receipt: UserOperationReceipt,
+  log: Logger,
+): Promise<RelayJobResult> {
+  const { config, publicClient } = relayer.connection
+  const state = await readOnboardingState(publicClient, config, getAddress(data.request.partner)).catch((error: unknown) => {
+    log.warn({ error: describeError(error) }, 'onboarding state could not be read back')
+    return undefined
+  })
+  const response: OnboardResponse = {
+    status: receipt.success ? 'confirmed' : 'reverted',
+    userOpHash: receipt.userOpHash,
+    transactionHash: receipt.receipt.transactionHash,
+    ...(!receipt.success && { reason: explainRevert(userOperationRevertData(receipt) ?? '0x', batch.parts).reason }),
+    ...(state && { state }),
+  }
+  return { kind: 'relayed', response }
+}

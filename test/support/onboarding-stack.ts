@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto'
+import type { Redis } from 'ioredis'
+import { pino, type Logger } from 'pino'
+import type { Address } from 'viem'
+import { createMetrics } from '../../bus/metrics.ts'
+import type { DevnetDeployment } from '../../deploy/devnet/devnet.ts'
+import { createChainClients, type ChainClients } from '../../services/onboarding/chain-clients.ts'
+import type { ChainConfig } from '../../services/onboarding/chain-config.ts'
+import { onboardingConfig, type OnboardingConfig } from '../../services/onboarding/config.ts'
+import { onboardingRoutes } from '../../services/onboarding/onboard-routes.ts'
+import { createOnboardingQueue, type OnboardingQueue } from '../../services/onboarding/relay-job.ts'
+import { relayerConfig } from '../../services/relayer/config.ts'
+import { startRelayer, type Relayer } from '../../services/relayer/relayer.ts'
+import { serveRoutes } from './route-server.ts'
+
+export interface OnboardingStackOptions {
+  deployment: DevnetDeployment
+  allowlist: Address[]
+  /** BullMQ on this Redis; the in-process queue when absent */
+  redis?: Redis
+  /** the queue's key prefix; a fresh one by default, the same one for a second replica */
+  namespace?: string
+  deadlineMs?: number
+  /** false: the relayer is started later with startRelayer() */
+  relayer?: boolean
+  /** changes a chain's settings, e.g. its RPC URL to a fault-injecting proxy */
+  adjustChain?: (chain: ChainConfig) => ChainConfig
+  logger?: Logger
+}
+
+/** The intake's routes on a real HTTP server and a relayer, on one queue: what the edge and relayer roles run. */
+export interface OnboardingStack {
+  baseUrl: string
+  namespace: string
+  config: OnboardingConfig
+  clients: ChainClients
+  queue: OnboardingQueue
+  startRelayer(): Relayer
+  stop(): Promise<void>
+}
+
+export async function startOnboardingStack(options: OnboardingStackOptions): Promise<OnboardingStack> {
+  const logger = options.logger ?? pino({ level: 'silent' })
+  const namespace = options.namespace ?? `t${randomUUID().slice(0, 8)}`
+  const env = { ONBOARD_ALLOWLIST: options.allowlist.join(','), ONBOARD_DEADLINE_MS: String(options.deadlineMs ?? 20_000) }
+  const parsed = onboardingConfig(env, options.deployment)
+  const config = { ...parsed, chains: parsed.chains.map(options.adjustChain ?? ((chain) => chain)) }
+  const clients = createChainClients(config.chains)
+  const queue = createOnboardingQueue({ redis: options.redis, namespace, backoffMs: 100, logger })
+  const server = await serveRoutes(onboardingRoutes({ config, chains: clients, queue }))
+  const relayers: Relayer[] = []
+  const start = () => {
+    const relayer = startRelayer({
+      config: relayerConfig({ RELAYER_POLLING_INTERVAL_MS: '50', RELAYER_RECEIPT_TIMEOUT_MS: '20000' }, options.deployment),
+      chains: config.chains,
+      clients,
+      queue,
+      logger,
+      metrics: createMetrics(),
+    })
+    relayers.push(relayer)
+    return relayer
+  }
+  if (options.relayer !== false) start()
+  return {
+    baseUrl: server.baseUrl,
+    namespace,
+    config,
+    clients,
+    queue,
+    startRelayer: start,
+    async stop() {
+      server.close()
+      for (const relayer of relayers) await relayer.stop()
+      await queue.close()
+      clients.close()
+    },
+  }
+}
