@@ -1,5 +1,6 @@
 // Signs and posts an onboarding for the development chain's demo partner, and prints the answer:
-//   npx tsx scripts/demo-onboard.ts <base URL> <deployment file> [--chain 42161|421614]
+//   npx tsx scripts/demo-onboard.ts [base URL] [deployment file] [--chain 42161|421614]
+// Defaults: http://localhost:8080 and the deployment that `npm start` writes for its embedded chains.
 // On 42161 the partner signs a permit (the maximum allowance) and a delegation; on 421614, whose test token
 // has no permit, it approves TradingStorage from its own wallet first and posts the delegation alone.
 import { parseArgs } from 'node:util'
@@ -8,18 +9,14 @@ import { privateKeyToAccount } from 'viem/accounts'
 import type { DevnetDeployment } from '../deploy/devnet/devnet.ts'
 import { createChainClients, type ChainConnection } from '../services/onboarding/chain-clients.ts'
 import { chainConfigsFromDeployment } from '../services/onboarding/chain-config.ts'
-import { readDeploymentFile } from '../services/onboarding/deployment.ts'
+import { EMBEDDED_DEPLOYMENT_FILE, readDeploymentFile } from '../services/onboarding/deployment.ts'
 import { chainTimePlus, signOnboarding } from '../services/onboarding/partner-client.ts'
 import { permitUsdcAbi } from '../services/onboarding/venue-abis.ts'
 
 const SIGNATURES_VALID_SECONDS = 30 * 60
 
 const { positionals, values } = parseArgs({ allowPositionals: true, options: { chain: { type: 'string', default: '42161' } } })
-const [baseUrl, deploymentFile] = positionals
-if (!baseUrl || !deploymentFile) {
-  console.error('usage: npx tsx scripts/demo-onboard.ts <base URL> <deployment file> [--chain 42161|421614]')
-  process.exit(2)
-}
+const [baseUrl = 'http://localhost:8080', deploymentFile = EMBEDDED_DEPLOYMENT_FILE] = positionals
 
 const deployment = await readDeploymentFile(deploymentFile)
 const clients = createChainClients(chainConfigsFromDeployment(deployment))

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { envInt, envList, parseEnv, type Env } from '../bus/config.ts'
+import { envBool, envInt, envList, parseEnv, type Env } from '../bus/config.ts'
 
-export const ROLES = ['ingestor', 'edge'] as const
+export const ROLES = ['ingestor', 'edge', 'relayer'] as const
 export type Role = (typeof ROLES)[number]
 
 const ProcessEnv = z.object({
@@ -13,6 +13,8 @@ const ProcessEnv = z.object({
   BUS_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]*$/).default(''),
   /** Redis for shared rate-limit budgets and the job queue; in-memory when unset */
   REDIS_URL: z.string().optional(),
+  /** false: no onboarding (no /v1/onboard, no chains started), e.g. an edge that serves market data only */
+  ONBOARDING_ENABLED: envBool(true),
   /** /metrics, /healthz and /readyz for a process that runs no edge (the edge serves them on PORT) */
   OPS_PORT: envInt(9090),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -6,8 +6,12 @@ import { createMetrics } from '../bus/metrics.ts'
 import { natsPriceBus } from '../bus/nats-price-bus.ts'
 import type { PriceBus } from '../bus/price-bus.ts'
 import { startEdge } from './edge/edge.ts'
+import { startEdgeFeatures } from './edge/edge-features.ts'
 import { startOpsServer } from './edge/ops-server.ts'
 import { startIngestorRole } from './ingestor/role.ts'
+import { openOnboardingResources } from './onboarding/onboarding-resources.ts'
+import { relayerConfig } from './relayer/config.ts'
+import { startRelayer } from './relayer/relayer.ts'
 import { processConfig, type Role } from './process-config.ts'
 
 export interface RunningRoles {
@@ -37,13 +41,32 @@ export async function runRoles(env: Env, logger?: Logger): Promise<RunningRoles>
   )
 
   const stoppers: Array<() => Promise<void>> = []
+  const roles = config.ROLES as Role[]
+  // the intake (edge) and the relayer share the chains, their clients and the queue
+  const onboarding =
+    config.ONBOARDING_ENABLED && (roles.includes('edge') || roles.includes('relayer'))
+      ? await openOnboardingResources({ env, redis, namespace: config.BUS_NAMESPACE, logger: log })
+      : undefined
+  if (onboarding) stoppers.push(onboarding.close)
   let port: number | undefined
-  for (const role of config.ROLES as Role[]) {
+  for (const role of roles) {
     if (role === 'ingestor') stoppers.push(startIngestorRole({ env, bus, logger: log, metrics }).stop)
     if (role === 'edge') {
-      const edge = await startEdge({ env, bus, redis, logger: log, metrics })
+      const features = await startEdgeFeatures({ env, bus, redis, onboarding, logger: log, metrics })
+      const edge = await startEdge({ env, bus, redis, logger: log, metrics, features })
       port = edge.port
       stoppers.push(edge.stop)
+    }
+    if (role === 'relayer' && onboarding) {
+      const relayer = startRelayer({
+        config: relayerConfig(env, onboarding.setup.deployment),
+        chains: onboarding.setup.config.chains,
+        clients: onboarding.clients,
+        queue: onboarding.queue,
+        logger: log.child({ role: 'relayer' }),
+        metrics,
+      })
+      stoppers.push(relayer.stop)
     }
   }
 

@@ -9,6 +9,7 @@ import { createRateLimits } from '../http/rate-limits.ts'
 import { startMaterializer } from '../snapshot/materializer.ts'
 import { snapshotRoutes } from '../snapshot/routes.ts'
 import { edgeConfig } from './config.ts'
+import type { EdgeFeatures } from './edge-features.ts'
 import { opsRoutes } from './ops-routes.ts'
 
 export interface EdgeDeps {
@@ -17,6 +18,8 @@ export interface EdgeDeps {
   redis: Redis | undefined
   logger: Logger
   metrics: Metrics
+  /** portfolio, depth, market hours, candles and onboarding; prices and status alone without it */
+  features?: EdgeFeatures
 }
 
 export interface Edge {
@@ -45,6 +48,7 @@ export async function startEdge(deps: EdgeDeps): Promise<Edge> {
   const redis = deps.redis
   server.addRoutes([
     ...snapshotRoutes(materializer),
+    ...(deps.features?.routes(materializer) ?? []),
     ...opsRoutes(deps.metrics, {
       bus: () => deps.bus.isConnected(),
       ...(redis && { redis: () => redis.status === 'ready' }),
@@ -56,6 +60,7 @@ export async function startEdge(deps: EdgeDeps): Promise<Edge> {
     port,
     async stop() {
       server.close()
+      await deps.features?.stop()
       materializer.stop()
       log.info('edge stopped')
     },

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url'
 import { readFile } from 'node:fs/promises'
 import type { Hex } from 'viem'
 import { z } from 'zod'
@@ -62,8 +63,14 @@ export interface EmbeddedDevnet {
  * Starts the development chain in this process (anvil and alto as child processes), for the embedded
  * default. Imported on demand: the chain toolchain is a development dependency.
  */
+/** Where the embedded development chains' deployment is written (gitignored). */
+export const EMBEDDED_DEPLOYMENT_FILE = fileURLToPath(new URL('../../deploy/devnet/out/deployment.json', import.meta.url))
+
 export async function startEmbeddedDevnet(logger: Logger): Promise<EmbeddedDevnet> {
-  const { startDevnet, toDeployment } = await import('../../deploy/devnet/devnet.ts')
+  const { startDevnet, toDeployment, writeDeployment } = await import('../../deploy/devnet/devnet.ts')
   const devnet = await startDevnet({ logger: logger.child({ module: 'devnet' }) })
+  // written where the demo script looks by default, so `npm run demo:onboard` finds the running chains
+  await writeDeployment(devnet, EMBEDDED_DEPLOYMENT_FILE)
+  logger.info({ file: EMBEDDED_DEPLOYMENT_FILE }, 'development-chain deployment written')
   return { deployment: toDeployment(devnet), stop: devnet.stop }
 }

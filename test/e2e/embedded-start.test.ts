@@ -10,10 +10,12 @@ t.test('with no configuration the service runs every role embedded, and stops on
   const service = startServiceProcess([], { PORT: String(port) })
   t.teardown(() => service.stop())
   const starting = await service.waitForLog('starting roles')
-  t.same(starting.roles, ['ingestor', 'edge'])
+  t.same(starting.roles, ['ingestor', 'edge', 'relayer'])
   t.equal(starting.bus, 'embedded (in-process; set NATS_URL for NATS)')
   t.equal(starting.rateLimitsAndQueue, 'embedded (in-memory; set REDIS_URL for Redis)')
   await service.waitForLog('feed: embedded simulator (set FEED_SOURCE for a real feed)')
+  await service.waitForLog('onboarding: embedded development chains (set CHAIN_<id>_* or DEPLOYMENT_FILE)', 30_000)
+  await service.waitForLog('indexed source: embedded stand-in (set INDEXER_URL_42161 and INDEXER_URL_421614)')
   const listening = await service.waitForLog('edge listening')
   t.equal(listening.port, port)
 
@@ -26,6 +28,12 @@ t.test('with no configuration the service runs every role embedded, and stops on
   const status = await readJson(await fetch(`http://127.0.0.1:${port}/v1/status`))
   t.equal(status.status, 'ok')
   t.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200)
+  // every other endpoint answers on the embedded defaults too
+  const pairs = await readJson(await fetch(`http://127.0.0.1:${port}/v1/pairs`))
+  t.equal(pairs.count, 83)
+  t.equal((await fetch(`http://127.0.0.1:${port}/v1/market-hours?pair=BTC-USD`)).status, 200)
+  const onboard = await fetch(`http://127.0.0.1:${port}/v1/onboard`, { method: 'POST', body: '{}' })
+  t.equal(onboard.status, 400, 'the onboarding intake validates')
   const ready = await fetch(`http://127.0.0.1:${port}/readyz`)
   t.same(await readJson(ready), { ready: true, checks: { bus: true } })
   // hot-path counters reach /metrics within a second

@@ -21,7 +21,8 @@ t.test('an ingestor process and separate edge processes on one NATS serve the sa
     [1, 2, 3].map((step) => JSON.stringify({ pair: pair.symbol, bid: index + step, mid: index + step + 0.5, ask: index + step + 1, timestampSeconds: nowSeconds })),
   )
   writeFileSync(file, lines.join('\n'))
-  const shared = { NATS_URL: nats.url, BUS_NAMESPACE: `e2e${randomUUID().slice(0, 8)}`, LOG_LEVEL: 'info', STALE_AFTER_MS: '600000' }
+  // market data only: no chains for onboarding
+  const shared = { NATS_URL: nats.url, BUS_NAMESPACE: `e2e${randomUUID().slice(0, 8)}`, LOG_LEVEL: 'info', STALE_AFTER_MS: '600000', ONBOARDING_ENABLED: 'false' }
 
   const [firstPort, laterPort] = [await freePort(), await freePort()]
   const firstEdge = startServiceProcess(['edge'], { ...shared, PORT: String(firstPort), HOST: '127.0.0.1' })

@@ -1,0 +1,39 @@
+import type { Redis } from 'ioredis'
+import type { Env } from '../../bus/config.ts'
+import type { Logger } from '../../bus/logger.ts'
+import { createChainClients, type ChainClients } from './chain-clients.ts'
+import { setUpOnboarding, type OnboardingSetup } from './config.ts'
+import { createOnboardingQueue, type OnboardingQueue } from './relay-job.ts'
+
+/** What the intake (edge) and the relayer share in one process: the chains, their clients, the queue. */
+export interface OnboardingResources {
+  setup: OnboardingSetup
+  clients: ChainClients
+  queue: OnboardingQueue
+  close(): Promise<void>
+}
+
+export async function openOnboardingResources(options: {
+  env: Env
+  redis: Redis | undefined
+  namespace: string
+  logger: Logger
+}): Promise<OnboardingResources> {
+  const setup = await setUpOnboarding(options.env, options.logger)
+  const clients = createChainClients(setup.config.chains)
+  const queue = createOnboardingQueue({ redis: options.redis, namespace: options.namespace || undefined, logger: options.logger })
+  options.logger.info(
+    { chains: setup.config.chains.map((chain) => chain.chainId), source: setup.source, queue: options.redis ? 'BullMQ on Redis' : 'embedded (in-process)' },
+    setup.source === 'embedded devnet' ? 'onboarding: embedded development chains (set CHAIN_<id>_* or DEPLOYMENT_FILE)' : 'onboarding chains configured',
+  )
+  return {
+    setup,
+    clients,
+    queue,
+    async close() {
+      await queue.close()
+      clients.close()
+      await setup.stop()
+    },
+  }
+}
