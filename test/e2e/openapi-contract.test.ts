@@ -1,0 +1,112 @@
+import t from 'tap'
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import createClient from 'openapi-fetch'
+import { readFileSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pino } from 'pino'
+import { maxUint256 } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import type { paths } from '../../client/api-types.ts'
+import { renderApiTypes } from '../../client/render-api-types.ts'
+import { startDevnet, writeDeployment } from '../../deploy/devnet/devnet.ts'
+import { buildOpenApiDocument } from '../../schemas/openapi.ts'
+import { chainTimePlus, signOnboarding } from '../../services/onboarding/partner-client.ts'
+import { onboardingJobId } from '../../services/onboarding/relay-job.ts'
+import { runRoles } from '../../services/run-roles.ts'
+import { devnetChain } from '../support/devnet-chain.ts'
+import { waitFor } from '../support/wait.ts'
+
+const document = buildOpenApiDocument()
+
+t.test('the document is valid OpenAPI 3.1, version 1.0.0, every path under /v1', async (t) => {
+  const result = await new Validator().validate(document)
+  t.same(result, { valid: true })
+  t.equal(document.openapi, '3.1.0')
+  t.equal(document.info.version, '1.0.0')
+  t.ok(Object.keys(document.paths ?? {}).every((path) => path.startsWith('/v1/')))
+})
+
+t.test('the committed client types are what `npm run openapi:types` writes', async (t) => {
+  const committed = readFileSync(new URL('../../client/api-types.ts', import.meta.url), 'utf8')
+  t.ok(committed === (await renderApiTypes()), 'client/api-types.ts is current (run npm run openapi:types)')
+})
+
+t.test('a typed client calls every REST endpoint of a running service; each answer fits the document', async (t) => {
+  const devnet = await startDevnet({ chainIds: [42161] })
+  t.teardown(() => devnet.stop())
+  const deploymentFile = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'deployment.json')
+  await writeDeployment(devnet, deploymentFile)
+  const service = await runRoles(
+    { PORT: '0', HOST: '127.0.0.1', DEPLOYMENT_FILE: deploymentFile, ONBOARD_DEADLINE_MS: '30000' },
+    pino({ level: 'silent' }),
+  )
+  t.teardown(() => service.stop())
+  const baseUrl = `http://127.0.0.1:${service.port}`
+
+  const ajv = new Ajv2020({ strict: false, allErrors: true })
+  ajv.addSchema(JSON.parse(JSON.stringify(document)), 'openapi')
+  const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1')
+  /** Checks status, x-request-id and body against the document's response for this operation. */
+  const fits = (path: keyof typeof document.paths & string, method: string, response: Response, body: unknown) => {
+    const declared = (document.paths as Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>>)[path]![method]!.responses[String(response.status)]
+    t.ok(declared, `${method.toUpperCase()} ${path} documents status ${response.status}`)
+    t.match(response.headers.get('x-request-id'), /^[0-9a-f-]{36}$/, `${path}: x-request-id`)
+    if (!declared?.content) return
+    const pointer = `openapi#/paths/${escape(path)}/${method}/responses/${response.status}/content/${escape('application/json')}/schema`
+    const validate = ajv.getSchema(pointer)!
+    t.ok(validate(body), `${method.toUpperCase()} ${path} ${response.status} fits the document: ${ajv.errorsText(validate.errors)}`)
+  }
+
+  const client = createClient<paths>({ baseUrl })
+  const trader = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+
+  const prices = await waitFor(async () => {
+    const answer = await client.GET('/v1/prices')
+    return answer.response.status === 200 ? answer : undefined
+  }, { timeoutMs: 10_000, what: 'the first snapshot' })
+  fits('/v1/prices', 'get', prices.response, prices.data)
+
+  const calls = [
+    ['/v1/prices/{pair}', 'get', await client.GET('/v1/prices/{pair}', { params: { path: { pair: 'ETH-USD' } } })],
+    ['/v1/prices/{pair}', 'get', await client.GET('/v1/prices/{pair}', { params: { path: { pair: 'NOPE-USD' } } })],
+    ['/v1/status', 'get', await client.GET('/v1/status')],
+    ['/v1/market-hours', 'get', await client.GET('/v1/market-hours', { params: { query: { pair: 'NVDA-USD', at: String(Date.UTC(2026, 10, 27, 17) / 1000) } } })],
+    ['/v1/ohlc', 'post', await client.POST('/v1/ohlc', { body: { pair: 'BTC-USD', fromTimestampSeconds: 0, toTimestampSeconds: 4_000_000_000, resolution: '1' } })],
+    ['/v1/ohlc', 'post', await client.POST('/v1/ohlc', { body: { pair: 'BTC-USD', fromTimestampSeconds: 10, toTimestampSeconds: 5, resolution: '7' } as never })],
+    ['/v1/pairs', 'get', await client.GET('/v1/pairs', { params: { query: { chainId: '421614' } } })],
+    ['/v1/limits', 'get', await client.GET('/v1/limits', { params: { query: { trader, first: '5' } } })],
+    ['/v1/limits', 'get', await client.GET('/v1/limits', { params: { query: { trader, first: '5000' } } })],
+    ['/v1/trades', 'get', await client.GET('/v1/trades', { params: { query: { trader } } })],
+    ['/v1/orders', 'get', await client.GET('/v1/orders', { params: { query: { trader, first: '3' } } })],
+    ['/v1/depth/{pair}', 'get', await client.GET('/v1/depth/{pair}', { params: { path: { pair: 'BTC-USD' } } })],
+    ['/v1/depth/{pair}', 'get', await client.GET('/v1/depth/{pair}', { params: { path: { pair: 'USD-KRW' } } })],
+    ['/v1/depth/{pair}/quote', 'get', await client.GET('/v1/depth/{pair}/quote', { params: { path: { pair: 'USD-KRW' }, query: { side: 'short', notionalUsd: '25000' } } })],
+    ['/v1/openapi.json', 'get', await client.GET('/v1/openapi.json')],
+  ] as const
+  for (const [path, method, answer] of calls) fits(path, method, answer.response, answer.data ?? answer.error)
+  t.same(calls[1][2].response.status, 404)
+  t.same(calls[5][2].response.status, 400)
+  t.same(calls[8][2].response.status, 400)
+  t.same(calls[12][2].response.status, 503)
+
+  // a real onboarding: the demo partner signs, the relay confirms on the development chain
+  const chain = devnet.chain(42161)
+  const handle = devnetChain(chain)
+  t.teardown(handle.close)
+  const expiry = await chainTimePlus(handle.publicClient, 1800)
+  const body = await signOnboarding({
+    chain,
+    client: handle.publicClient,
+    signer: privateKeyToAccount(devnet.demoPartner.privateKey),
+    delegation: { expiry },
+    permit: { value: maxUint256, deadline: expiry },
+  })
+  const onboard = await client.POST('/v1/onboard', { body })
+  fits('/v1/onboard', 'post', onboard.response, onboard.data)
+  t.equal(onboard.data?.status, 'confirmed')
+  const outcome = await client.GET('/v1/onboard/{id}', { params: { path: { id: onboardingJobId(body) } } })
+  fits('/v1/onboard/{id}', 'get', outcome.response, outcome.data)
+  t.same(outcome.data, onboard.data, 'the stored outcome is the one the POST answered')
+})
