@@ -19,9 +19,11 @@ import { devnetChain } from '../support/devnet-chain.ts'
 import { waitFor } from '../support/wait.ts'
 
 const document = buildOpenApiDocument()
+/** the document as clients download it */
+const downloaded = JSON.parse(JSON.stringify(document)) as Record<string, unknown>
 
 t.test('the document is valid OpenAPI 3.1, version 1.0.0, every path under /v1', async (t) => {
-  const result = await new Validator().validate(document)
+  const result = await new Validator().validate(downloaded)
   t.same(result, { valid: true })
   t.equal(document.openapi, '3.1.0')
   t.equal(document.info.version, '1.0.0')
@@ -46,10 +48,10 @@ t.test('a typed client calls every REST endpoint of a running service; each answ
   const baseUrl = `http://127.0.0.1:${service.port}`
 
   const ajv = new Ajv2020({ strict: false, allErrors: true })
-  ajv.addSchema(JSON.parse(JSON.stringify(document)), 'openapi')
+  ajv.addSchema(downloaded, 'openapi')
   const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1')
   /** Checks status, x-request-id and body against the document's response for this operation. */
-  const fits = (path: keyof typeof document.paths & string, method: string, response: Response, body: unknown) => {
+  const fits = (path: string, method: string, response: Response, body: unknown) => {
     const declared = (document.paths as Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>>)[path]![method]!.responses[String(response.status)]
     t.ok(declared, `${method.toUpperCase()} ${path} documents status ${response.status}`)
     t.match(response.headers.get('x-request-id'), /^[0-9a-f-]{36}$/, `${path}: x-request-id`)
