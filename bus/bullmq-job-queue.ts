@@ -83,7 +83,8 @@ export function bullmqJobQueue<Data, Result>(options: BullmqJobQueueOptions): Jo
     async waitUntilFinished(id, timeoutMs) {
       const job = await Job.fromId<Data, Result>(queue, id)
       if (!job) return undefined
-      events ??= new QueueEvents(options.name, connection)
+      // QueueEvents blocks its connection in long reads: on the shared one it would stall every other command
+      events ??= new QueueEvents(options.name, { connection: options.redis.duplicate(), prefix: options.prefix })
       // Resolves on completion, rejects on failure or at the deadline: either way the record says which.
       await job.waitUntilFinished(events, timeoutMs).catch(() => {})
       return get(id)
@@ -146,6 +147,7 @@ export function bullmqJobQueue<Data, Result>(options: BullmqJobQueueOptions): Jo
     async close() {
       await Promise.all([...workers].map((worker) => worker.close()))
       await events?.close()
+      await events?.disconnect()
       await queue.close()
     },
   }

@@ -72,7 +72,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     send(res, exchange, { status, body: JSON.stringify(body), contentType: 'application/json', ...allowHeader(error) }, limit)
   }
 
-  const serve = async (res: HttpResponse, exchange: Exchange, route: Route, context: RequestContext) => {
+  const serve = async (res: HttpResponse, exchange: Exchange, route: Route, context: RequestContext, body: Promise<Buffer> | undefined) => {
     let limit: RateLimitDecision | undefined
     try {
       if (route.budget) {
@@ -84,7 +84,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
           })
         }
       }
-      if (route.method === 'POST') context.body = await readBody(res, exchange, options.bodyLimitBytes, context.headers)
+      if (body) context.body = await body
       send(res, exchange, await route.handle(context), limit)
     } catch (error) {
       sendError(res, exchange, error, limit)
@@ -115,7 +115,11 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       body: EMPTY_BODY,
       log,
     }
-    void serve(res, exchange, route, context)
+    // uWS hands over the body only to a reader attached before the handler returns: start reading now,
+    // even though the budget is checked first (with Redis that takes a round trip)
+    const body = route.method === 'POST' ? readBody(res, exchange, options.bodyLimitBytes, headers) : undefined
+    body?.catch(() => {}) // a refused request never awaits its body
+    void serve(res, exchange, route, context, body)
   }
 
   app.any('/*', (res) => {

@@ -98,13 +98,13 @@ export async function startNats(): Promise<RunningServer> {
   })
 }
 
-/** redis-server with an append-only file, so a restart keeps what was written (queued jobs). */
+/** redis-server with an append-only file synced on every write, so even a killed server keeps what was written (queued jobs). */
 export async function startRedis(): Promise<RunningServer> {
   const port = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), 'redis-test-'))
   return supervise({
     binary: findBinary('redis-server'),
-    args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--dir', dataDir],
+    args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dataDir],
     readyLine: /Ready to accept connections/,
     url: `redis://127.0.0.1:${port}`,
     port,

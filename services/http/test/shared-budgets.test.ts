@@ -3,7 +3,10 @@ import { Redis } from 'ioredis'
 import { randomUUID } from 'node:crypto'
 import { pino } from 'pino'
 import { startRedis } from '../../../test/support/servers.ts'
+import { createMetrics } from '../../../bus/metrics.ts'
+import { createHttpServer } from '../http-server.ts'
 import { createRateLimits } from '../rate-limits.ts'
+import { jsonReply } from '../reply.ts'
 
 const redisServer = await startRedis()
 t.teardown(() => redisServer.dispose())
@@ -38,4 +41,25 @@ t.test('with Redis gone, each replica falls back to its own memory budget', asyn
   const first = await limits.check('onboard', '192.0.2.3')
   t.equal(first.allowed, true)
   t.equal(first.remaining, 9)
+})
+
+t.test('a POST body is read whole while its budget is checked in Redis', async (t) => {
+  const logger = pino({ level: 'silent' })
+  const redis = new Redis(redisServer.url)
+  t.teardown(() => redis.quit())
+  await new Promise((resolve) => redis.once('ready', resolve))
+  const server = createHttpServer({
+    logger,
+    metrics: createMetrics(),
+    rateLimits: createRateLimits({ redis, keyPrefix: `t-${randomUUID()}`, logger }),
+    resolveClientIp: (peer) => peer,
+    bodyLimitBytes: 1024,
+  })
+  server.addRoutes([{ method: 'POST', path: '/t/echo', budget: 'onboard', handle: ({ body }) => jsonReply(200, { echoed: body.toString() }) }])
+  const port = await server.listen('127.0.0.1', 0)
+  t.teardown(() => server.close())
+  const response = await fetch(`http://127.0.0.1:${port}/t/echo`, { method: 'POST', body: 'hello', signal: AbortSignal.timeout(5000) })
+  t.equal(response.status, 200)
+  t.same(await response.json(), { echoed: 'hello' })
+  t.equal(response.headers.get('x-ratelimit-remaining'), '9')
 })

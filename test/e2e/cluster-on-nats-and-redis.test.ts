@@ -1,0 +1,134 @@
+// One ingestor, two edge replicas and a relayer, as separate processes on one NATS and one Redis:
+// the same snapshot on both replicas, budgets shared through Redis, an onboarding posted to both
+// replicas relayed once, and the cluster riding out a NATS restart and a Redis restart.
+import t from 'tap'
+import { randomUUID } from 'node:crypto'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { maxUint256 } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { startDevnet, writeDeployment } from '../../deploy/devnet/devnet.ts'
+import { chainTimePlus, signOnboarding } from '../../services/onboarding/partner-client.ts'
+import { devnetChain } from '../support/devnet-chain.ts'
+import { readJson } from '../support/http.ts'
+import { freePort, startNats, startRedis } from '../support/servers.ts'
+import { startServiceProcess, type ServiceProcess } from '../support/service-process.ts'
+import { waitFor } from '../support/wait.ts'
+
+const [nats, redis, devnet] = await Promise.all([startNats(), startRedis(), startDevnet({ chainIds: [42161] })])
+t.teardown(async () => {
+  await devnet.stop()
+  await Promise.all([nats.dispose(), redis.dispose()])
+})
+const deploymentFile = join(mkdtempSync(join(tmpdir(), 'cluster-')), 'deployment.json')
+await writeDeployment(devnet, deploymentFile)
+const chain = devnetChain(devnet.chain(42161))
+t.teardown(chain.close)
+
+const shared = {
+  NATS_URL: nats.url,
+  REDIS_URL: redis.url,
+  BUS_NAMESPACE: `cluster${randomUUID().slice(0, 8)}`,
+  DEPLOYMENT_FILE: deploymentFile,
+  STALE_AFTER_MS: '2000',
+  OPS_PORT: '0',
+  // the test is the proxy: each test names its own client address, so budgets do not spill between tests
+  TRUSTED_PROXIES: '127.0.0.1',
+}
+const started: ServiceProcess[] = []
+const start = (roles: string[], env: Record<string, string> = {}) => {
+  const process_ = startServiceProcess(roles, { ...shared, ...env })
+  started.push(process_)
+  return process_
+}
+t.teardown(() => Promise.all(started.map((process_) => process_.stop())))
+
+const ingestor = start(['ingestor'], { SIM_TICKS_PER_SECOND: '5' })
+// a second partner, allowlisted beside the deployment's demo partner
+const secondPartner = generatePrivateKey()
+const edgePorts = [await freePort(), await freePort()]
+// a short deadline, so an onboarding with no relayer running answers 202 instead of waiting
+const edges = edgePorts.map((port) => start(['edge'], { PORT: String(port), HOST: '127.0.0.1', ONBOARD_DEADLINE_MS: '1500', ONBOARD_ALLOWLIST: privateKeyToAccount(secondPartner).address }))
+let relayer = start(['relayer'])
+await Promise.all([ingestor.waitForLog('ingestor started'), ...edges.map((edge) => edge.waitForLog('edge listening')), relayer.waitForLog('relayer started')])
+const [urlA, urlB] = edgePorts.map((port) => `http://127.0.0.1:${port}`) as [string, string]
+const asClient = (ip: string) => ({ headers: { 'x-forwarded-for': ip } })
+// polling both replicas quickly would spend one shared budget within seconds: every poll is another client
+let polls = 0
+const statusRecord = async (url: string) => readJson(await fetch(`${url}/v1/status`, asClient(`10.9.${Math.floor(polls / 250) % 250}.${polls++ % 250}`)))
+const statusOf = async (url: string) => (await statusRecord(url)).status as string
+
+t.test('both replicas serve the same snapshot', async (t) => {
+  const same = await waitFor(async () => {
+    const [a, b] = await Promise.all([urlA, urlB].map(async (url) => (await fetch(`${url}/v1/prices`)).text()))
+    const [rowsA, rowsB] = [a, b].map((body) => (body!.startsWith('{"prices"') ? JSON.stringify(JSON.parse(body!).prices) : undefined))
+    return rowsA && rowsA === rowsB ? JSON.parse(rowsA) : undefined
+  }, { timeoutMs: 15_000, what: 'identical snapshots' })
+  t.equal(same.length, 83)
+})
+
+t.test('rate-limit budgets are shared through Redis', async (t) => {
+  const client = asClient('203.0.113.50')
+  const remaining: string[] = []
+  for (let n = 0; n < 60; n++) remaining.push((await fetch(`${n % 2 ? urlA : urlB}/v1/status`, client)).headers.get('x-ratelimit-remaining')!)
+  t.same(remaining, Array.from({ length: 60 }, (_, n) => String(59 - n)), 'one budget counted down across both replicas')
+  t.equal((await fetch(`${urlA}/v1/status`, client)).status, 429)
+  t.equal((await fetch(`${urlB}/v1/status`, client)).status, 429)
+})
+
+const signedOnboarding = async (privateKey: `0x${string}`) => {
+  const expiry = await chainTimePlus(chain.publicClient, 1800)
+  return signOnboarding({
+    chain: devnet.chain(42161),
+    client: chain.publicClient,
+    signer: privateKeyToAccount(privateKey),
+    delegation: { expiry },
+    permit: { value: maxUint256, deadline: expiry },
+  })
+}
+const post = (url: string, body: unknown) =>
+  fetch(`${url}/v1/onboard`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.20' }, body: JSON.stringify(body) })
+
+t.test('an onboarding posted to both replicas is relayed exactly once', async (t) => {
+  const block = await chain.publicClient.getBlockNumber()
+  const body = await signedOnboarding(devnet.demoPartner.privateKey)
+  const answers = await Promise.all([post(urlA, body), post(urlB, body)])
+  const [a, b] = await Promise.all(answers.map(readJson))
+  t.same(answers.map((answer) => answer.status), [200, 200])
+  t.equal(a.status, 'confirmed')
+  t.same(b, a, 'both callers get the same outcome')
+  const operations = await chain.onboardingOperationsAfter(devnet.relayer.smartAccountAddress, block)
+  t.equal(operations.length, 1, 'one user operation on chain')
+  t.equal(operations[0]!.args.userOpHash, a.userOpHash)
+})
+
+t.test('NATS restarted: the edges report degraded, then recover without a process restart', async (t) => {
+  await waitFor(async () => (await statusOf(urlA)) === 'ok' && (await statusOf(urlB)) === 'ok', { timeoutMs: 10_000, what: 'ok before' })
+  await nats.stop()
+  await waitFor(async () => (await statusOf(urlA)) === 'degraded' && (await statusOf(urlB)) === 'degraded', { timeoutMs: 10_000, what: 'degraded' })
+  const before = (await statusRecord(urlA)).prices.lastTickAt
+  await nats.start()
+  await waitFor(async () => (await statusOf(urlA)) === 'ok' && (await statusOf(urlB)) === 'ok', { timeoutMs: 20_000, what: 'ok after the restart' })
+  await waitFor(async () => (await statusRecord(urlB)).prices.lastTickAt > before, {
+    timeoutMs: 10_000,
+    what: 'ticks to flow again through the restarted server',
+  })
+  t.equal(ingestor.child.exitCode, null, 'no process restarted')
+  t.ok(edges.every((edge) => edge.child.exitCode === null))
+})
+
+t.test('Redis restarted: a queued onboarding is not lost', async (t) => {
+  await relayer.stop()
+  const pending = await post(urlA, await signedOnboarding(secondPartner))
+  t.equal(pending.status, 202, 'no relayer: the deadline passes and the job stays queued')
+  const { id } = await readJson(pending)
+  await redis.stop()
+  await redis.start()
+  relayer = start(['relayer'])
+  const outcome = await waitFor(async () => {
+    const answer = await fetch(`${urlB}/v1/onboard/${id}`, asClient('198.51.100.20'))
+    return answer.status === 200 ? readJson(answer) : undefined
+  }, { timeoutMs: 60_000, intervalMs: 250, what: 'the queued onboarding to complete' })
+  t.equal(outcome.status, 'confirmed')
+})
