@@ -56,6 +56,7 @@ export function bullmqJobQueue<Data, Result>(options: BullmqJobQueueOptions): Jo
   // Every waiting caller listens for the queue closing, far more than EventEmitter's default of 10.
   queue.setMaxListeners(0)
   let events: QueueEvents | undefined
+  let eventsConnection: Redis | undefined
   const workers = new Set<Worker>()
 
   const get = async (id: string): Promise<JobRecord<Data, Result> | undefined> => {
@@ -84,7 +85,10 @@ export function bullmqJobQueue<Data, Result>(options: BullmqJobQueueOptions): Jo
       const job = await Job.fromId<Data, Result>(queue, id)
       if (!job) return undefined
       // QueueEvents blocks its connection in long reads: on the shared one it would stall every other command
-      events ??= new QueueEvents(options.name, { connection: options.redis.duplicate(), prefix: options.prefix })
+      if (!events) {
+        eventsConnection = options.redis.duplicate()
+        events = new QueueEvents(options.name, { connection: eventsConnection, prefix: options.prefix })
+      }
       // Resolves on completion, rejects on failure or at the deadline: either way the record says which.
       await job.waitUntilFinished(events, timeoutMs).catch(() => {})
       return get(id)
@@ -147,7 +151,8 @@ export function bullmqJobQueue<Data, Result>(options: BullmqJobQueueOptions): Jo
     async close() {
       await Promise.all([...workers].map((worker) => worker.close()))
       await events?.close()
-      await events?.disconnect()
+      // BullMQ leaves a connection it was handed open: this one is ours
+      eventsConnection?.disconnect()
       await queue.close()
     },
   }
