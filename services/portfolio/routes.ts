@@ -1,3 +1,4 @@
+import type { z } from 'zod'
 import { LimitsQuery } from '../../schemas/limits.ts'
 import { OrdersQuery } from '../../schemas/orders.ts'
 import { PairsQuery } from '../../schemas/pair-list.ts'
@@ -23,39 +24,35 @@ export function portfolioRoutes(indexer: IndexerClient): Route[] {
         return jsonReply(200, { chainId, count: pairs.length, pairs })
       },
     },
-    {
-      method: 'GET',
-      path: '/v1/limits',
-      budget: 'portfolio',
-      async handle({ query }) {
-        const params = parseQuery(LimitsQuery, query)
-        return walletList(params, 'limits', await indexer.restingOrders(params))
-      },
-    },
-    {
-      method: 'GET',
-      path: '/v1/trades',
-      budget: 'portfolio',
-      async handle({ query }) {
-        const params = parseQuery(TradesQuery, query)
-        return walletList(params, 'trades', await indexer.openTrades(params))
-      },
-    },
-    {
-      method: 'GET',
-      path: '/v1/orders',
-      budget: 'portfolio',
-      async handle({ query }) {
-        const params = parseQuery(OrdersQuery, query)
-        return walletList(params, 'orders', await indexer.settledOrders(params))
-      },
-    },
+    walletListRoute('/v1/limits', LimitsQuery, 'limits', indexer.restingOrders),
+    walletListRoute('/v1/trades', TradesQuery, 'trades', indexer.openTrades),
+    walletListRoute('/v1/orders', OrdersQuery, 'orders', indexer.settledOrders),
   ]
+}
+
+type WalletParams = { trader: string; chainId: number; first: number; skip: number }
+
+/** A wallet list read: validate the query, read the records, wrap them in the envelope. */
+function walletListRoute<Params extends WalletParams>(
+  path: string,
+  schema: z.ZodType<Params, unknown>,
+  key: 'limits' | 'trades' | 'orders',
+  read: (params: Params) => Promise<unknown[]>,
+): Route {
+  return {
+    method: 'GET',
+    path,
+    budget: 'portfolio',
+    async handle({ query }) {
+      const params = parseQuery(schema, query)
+      return walletList(params, key, await read(params))
+    },
+  }
 }
 
 /** The wallet-list envelope (spec 2.4): `{ trader, chainId, first, skip, count, <key> }`; addresses lowercase. */
 function walletList(
-  params: { trader: string; chainId: number; first: number; skip: number },
+  params: WalletParams,
   key: 'limits' | 'trades' | 'orders',
   records: unknown[],
 ): Reply {
