@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, type SpawnOptions } from "node:child_process";
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -120,10 +120,22 @@ const setprivPath = process.platform === "linux" ? findOnPath("setpriv") : undef
  * `setpriv --pdeathsig` (util-linux) makes the kernel kill the child when this process dies, however it dies,
  * and then execs the command, so the child keeps its pid and exit status.
  */
-function spawnWithParentDeathSignal(command: string, args: string[]): ChildProcess {
-  const stdio: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
-  if (setprivPath) return spawn(setprivPath, ["--pdeathsig", "KILL", "--", command, ...args], { stdio });
-  return spawn(command, args, { stdio });
+function spawnWithParentDeathSignal(command: string, args: string[], options: SpawnOptions = {}): ChildProcess {
+  const settings = { stdio: ["ignore", "pipe", "pipe"] as ["ignore", "pipe", "pipe"], ...options };
+  if (setprivPath) return spawn(setprivPath, ["--pdeathsig", "KILL", "--", command, ...args], settings);
+  return spawn(command, args, settings);
+}
+
+/**
+ * Spawns a child (stdout and stderr piped) that dies with this process, however it dies: for processes
+ * that tests and benches start (service roles, nats-server, redis-server).
+ */
+export function spawnTiedToParent(command: string, args: string[], options: SpawnOptions = {}): ChildProcess {
+  installExitHook();
+  const child = spawnWithParentDeathSignal(command, args, options);
+  runningChildren.add(child);
+  child.once("exit", () => runningChildren.delete(child));
+  return child;
 }
 
 function findOnPath(executable: string): string | undefined {

@@ -1,7 +1,8 @@
 // Real nats-server and redis-server processes for tests, each on a free loopback port in its own
 // temporary directory, stopped with the test.
 
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { spawnTiedToParent } from '../../deploy/devnet/childProcess.ts'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -49,7 +50,7 @@ async function supervise(options: {
 }): Promise<RunningServer> {
   let child: ChildProcess | undefined
   const start = async () => {
-    const process_ = spawn(options.binary, options.args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    const process_ = spawnTiedToParent(options.binary, options.args)
     child = process_
     let output = ''
     const ready = new Promise<void>((resolve, reject) => {

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { spawnTiedToParent } from '../../deploy/devnet/childProcess.ts'
 import { fileURLToPath } from 'node:url'
 import { withDeadline } from './wait.ts'
 
@@ -22,10 +23,9 @@ export function startServiceProcess(
   /** another launcher, e.g. taskset pinning the process to one CPU in a bench */
   launcher: { command: string; args: string[] } = { command: process.execPath, args: [] },
 ): ServiceProcess {
-  const child = spawn(launcher.command, [...launcher.args, '--import', 'tsx', MAIN, ...roles], {
+  const child = spawnTiedToParent(launcher.command, [...launcher.args, '--import', 'tsx', MAIN, ...roles], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
   })
   const logs: string[] = []
   const waiters: Array<{ msg: string; resolve: (record: Record<string, unknown>) => void }> = []
