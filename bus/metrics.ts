@@ -62,6 +62,11 @@ export function createMetrics() {
       help: 'Stream connections whose ticks are being dropped because too much is buffered for them',
       registers,
     }),
+    streamBufferedBytes: new Gauge({
+      name: 'venue_stream_buffered_bytes',
+      help: 'Bytes waiting in the server for stream clients, sampled every second',
+      registers,
+    }),
     streamFrames: new Counter({
       name: 'venue_stream_frames_total',
       help: 'Frames sent to stream clients (one per frame per client), by type',

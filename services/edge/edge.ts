@@ -8,6 +8,7 @@ import { createHttpServer } from '../http/http-server.ts'
 import { createRateLimits } from '../http/rate-limits.ts'
 import { startMaterializer } from '../snapshot/materializer.ts'
 import { snapshotRoutes } from '../snapshot/routes.ts'
+import { startPriceStream } from '../stream/price-stream.ts'
 import { edgeConfig } from './config.ts'
 import type { EdgeFeatures } from './edge-features.ts'
 import { opsRoutes } from './ops-routes.ts'
@@ -27,7 +28,7 @@ export interface Edge {
   stop(): Promise<void>
 }
 
-/** The public surface: REST (and later the stream) on one uWebSockets.js app. */
+/** The public surface: REST and the price stream on one uWebSockets.js app. */
 export async function startEdge(deps: EdgeDeps): Promise<Edge> {
   const config = edgeConfig(deps.env)
   const log = deps.logger.child({ role: 'edge' })
@@ -38,15 +39,18 @@ export async function startEdge(deps: EdgeDeps): Promise<Edge> {
     metrics: deps.metrics,
   })
   const rateLimits = createRateLimits({ redis: deps.redis, enabled: config.RATE_LIMITS_ENABLED, logger: log })
+  const resolveClientIp = clientIpResolver(config.TRUSTED_PROXIES)
   const server = createHttpServer({
     logger: log,
     metrics: deps.metrics,
     rateLimits,
-    resolveClientIp: clientIpResolver(config.TRUSTED_PROXIES),
+    resolveClientIp,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
   })
+  const stream = startPriceStream({ app: server.app, materializer, config, resolveClientIp, logger: log, metrics: deps.metrics })
   const redis = deps.redis
   server.addRoutes([
+    ...stream.routes,
     ...snapshotRoutes(materializer),
     ...(deps.features?.routes(materializer) ?? []),
     ...opsRoutes(deps.metrics, {
@@ -60,6 +64,7 @@ export async function startEdge(deps: EdgeDeps): Promise<Edge> {
     port,
     async stop() {
       server.close()
+      await stream.stop()
       await deps.features?.stop()
       materializer.stop()
       log.info('edge stopped')

@@ -2,25 +2,35 @@ import type { Redis } from 'ioredis'
 import { pino } from 'pino'
 import type { Env } from '../../bus/config.ts'
 import { inProcessPriceBus } from '../../bus/in-process-price-bus.ts'
-import { createMetrics } from '../../bus/metrics.ts'
+import { createMetrics, type Metrics } from '../../bus/metrics.ts'
 import type { PriceBus } from '../../bus/price-bus.ts'
 import { startEdge } from '../../services/edge/edge.ts'
 
 export interface TestEdge {
   baseUrl: string
+  /** ws://127.0.0.1:<port>/v1/prices/stream */
+  streamUrl: string
   bus: PriceBus
+  metrics: Metrics
   stop(): Promise<void>
 }
 
 /** An edge on a free loopback port, on the given bus (a fresh in-process one by default). */
 export async function startTestEdge(options: { env?: Env; bus?: PriceBus; redis?: Redis } = {}): Promise<TestEdge> {
   const bus = options.bus ?? inProcessPriceBus()
+  const metrics = createMetrics()
   const edge = await startEdge({
     env: { HOST: '127.0.0.1', PORT: '0', ...options.env },
     bus,
     redis: options.redis,
     logger: pino({ level: 'silent' }),
-    metrics: createMetrics(),
+    metrics,
   })
-  return { baseUrl: `http://127.0.0.1:${edge.port}`, bus, stop: edge.stop }
+  return {
+    baseUrl: `http://127.0.0.1:${edge.port}`,
+    streamUrl: `ws://127.0.0.1:${edge.port}/v1/prices/stream`,
+    bus,
+    metrics,
+    stop: edge.stop,
+  }
 }

@@ -23,3 +23,7 @@ export function priceRow(pair: string, overrides: Partial<PriceRow> = {}): Price
 }
 
 export const rowBytes = (row: PriceRow) => Buffer.from(JSON.stringify(row))
+
+/** The bytes of a row of about `extraBytes` more than usual (the schedule object may carry more fields), to fill buffers in few ticks. */
+export const bulkyRowBytes = (pair: string, mid: number, extraBytes = 2000) =>
+  rowBytes(priceRow(pair, { mid, schedule: { id: 0, alwaysOpen: true, note: 'x'.repeat(extraBytes) } }))

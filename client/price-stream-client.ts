@@ -1,0 +1,264 @@
+// The reference client of `WS /v1/prices/stream`: keeps the latest row per pair, notices loss from seq
+// jumps and gap frames, recovers by re-reading GET /v1/prices, and reconnects with backoff and jitter.
+
+import { EventEmitter } from 'node:events'
+import WebSocket from 'ws'
+import type { PriceRow } from '../schemas/price.ts'
+import type { ServerFrame, StreamErrorCode } from '../schemas/stream.ts'
+
+export interface PriceStreamClientOptions {
+  /** the service's base URL, e.g. https://api.example.com; the stream is on the same host (ws or wss) */
+  baseUrl: string
+  /** receive only these pairs; every pair when omitted */
+  pairs?: readonly string[]
+  /** reconnect delays double from `initialMs` up to `maxMs`; each wait is drawn between 0 and that (full jitter) */
+  backoff?: { initialMs?: number; maxMs?: number }
+  /** extra upgrade headers (a browser would send Origin) */
+  headers?: Record<string, string>
+  /**
+   * How long after a gap to wait for the ticks that explain it before re-reading GET /v1/prices. A gap
+   * from conflation is followed at once by the latest row of each pair concerned; one for a slow reader
+   * may leave quiet pairs stale until the re-read.
+   */
+  recoveryDelayMs?: number
+  /** opens the socket; a `ws` WebSocket by default */
+  openSocket?: (url: URL, headers: Record<string, string> | undefined) => WebSocket
+}
+
+export interface Loss {
+  /** `gap`: the server dropped ticks for this connection; `seq_jump`: a tick's seq skipped ahead unannounced */
+  reason: 'gap' | 'seq_jump'
+  dropped: number
+  pair?: string
+}
+
+export interface PriceStreamEvents {
+  /** the connection is open and its snapshot applied */
+  snapshot: [rows: PriceRow[]]
+  price: [row: PriceRow, seq: number]
+  loss: [loss: Loss]
+  /** rows re-read from GET /v1/prices after a loss */
+  recovered: [rows: PriceRow[]]
+  /** the connection closed; another attempt follows in `retryInMs` unless the client was closed */
+  disconnected: [info: { code: number; retryInMs: number | undefined }]
+  /** a refused upgrade that retrying cannot fix (400, 403), a failed recovery */
+  error: [error: Error]
+}
+
+/** A subscribe or unsubscribe the server rejected (spec 6.1 error codes). */
+export class StreamRequestError extends Error {
+  override readonly name = 'StreamRequestError'
+  constructor(
+    readonly code: StreamErrorCode | 'disconnected',
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+type Reply = { resolve(pairCount: number | null): void; reject(error: Error): void }
+
+const REFUSALS_WORTH_RETRYING = new Set([429, 503])
+
+export class PriceStreamClient extends EventEmitter<PriceStreamEvents> {
+  /** the latest row per pair */
+  readonly prices = new Map<string, PriceRow>()
+  private socket: WebSocket | undefined
+  private pairs: Set<string> | undefined
+  /** seq of the last tick seen per pair on this connection */
+  private readonly lastSeq = new Map<string, number>()
+  /** ticks received so far, and the count when each pair's latest arrived: orders ticks against a re-read */
+  private ticksReceived = 0
+  private readonly arrivedAt = new Map<string, number>()
+  /** ticks announced by gap frames that seq jumps have not yet accounted for */
+  private announcedDrops = 0
+  /** of those, the ones announced since the last recovery check */
+  private unexplainedSinceCheck = 0
+  private recoveryCheck: NodeJS.Timeout | undefined
+  private readonly replies: Reply[] = []
+  private attempt = 0
+  private reconnectTimer: NodeJS.Timeout | undefined
+  private recovering = false
+  private recoverAgain = false
+  /** set by narrow(): the close it causes is followed by a reconnect at once */
+  private reconnectNow = false
+  private closed = false
+
+  constructor(private readonly options: PriceStreamClientOptions) {
+    super()
+    this.pairs = options.pairs && new Set(options.pairs)
+  }
+
+  start(): this {
+    this.connect()
+    return this
+  }
+
+  /** Adds pairs to a filtered connection; resolves with the number of pairs now received (null: all). */
+  subscribe(pairs: readonly string[]): Promise<number | null> {
+    return this.request('subscribe', pairs)
+  }
+
+  unsubscribe(pairs: readonly string[]): Promise<number | null> {
+    return this.request('unsubscribe', pairs)
+  }
+
+  /** Reconnects to receive only `pairs` (every pair when undefined): the only way to narrow an unfiltered connection. */
+  narrow(pairs: readonly string[] | undefined): void {
+    this.pairs = pairs && new Set(pairs)
+    if (!this.socket) return this.connect()
+    this.reconnectNow = true
+    this.socket.close(1000, 'narrowing')
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    clearTimeout(this.reconnectTimer)
+    clearTimeout(this.recoveryCheck)
+    const socket = this.socket
+    if (!socket || socket.readyState === WebSocket.CLOSED) return
+    await new Promise((resolve) => {
+      socket.once('close', resolve)
+      socket.close(1000, 'client closing')
+    })
+  }
+
+  private connect(): void {
+    if (this.closed) return
+    if (this.pairs?.size === 0) return // nothing wanted: wait for narrow()
+    const url = new URL('/v1/prices/stream', this.options.baseUrl.replace(/^http/, 'ws'))
+    if (this.pairs) url.searchParams.set('pairs', [...this.pairs].join(','))
+    const socket = this.options.openSocket?.(url, this.options.headers) ?? new WebSocket(url, { headers: this.options.headers })
+    this.socket = socket
+    let refusal: { status: number; retryAfterMs: number } | undefined
+
+    socket.on('unexpected-response', (_request, response) => {
+      refusal = { status: response.statusCode ?? 0, retryAfterMs: Number(response.headers['retry-after'] ?? 0) * 1000 }
+      response.resume()
+      socket.terminate()
+    })
+    socket.on('message', (data) => this.receive(JSON.parse(data.toString()) as ServerFrame))
+    socket.on('error', () => {}) // every failure also closes the socket, which decides what follows
+    socket.on('close', (code) => {
+      if (this.socket !== socket) return
+      this.socket = undefined
+      for (const reply of this.replies.splice(0)) reply.reject(new StreamRequestError('disconnected', 'the connection closed before the reply'))
+      if (refusal && !REFUSALS_WORTH_RETRYING.has(refusal.status)) {
+        this.emit('error', new Error(`the stream refused the connection with ${refusal.status}`))
+        this.closed = true
+      }
+      const retryInMs = this.closed ? undefined : this.reconnectNow ? 0 : Math.max(refusal?.retryAfterMs ?? 0, this.nextDelay())
+      this.reconnectNow = false
+      this.emit('disconnected', { code, retryInMs })
+      if (retryInMs !== undefined) this.reconnectTimer = setTimeout(() => this.connect(), retryInMs)
+    })
+  }
+
+  /** Full jitter: a random wait up to a ceiling that doubles with each failed attempt. */
+  private nextDelay(): number {
+    const initialMs = this.options.backoff?.initialMs ?? 500
+    const maxMs = this.options.backoff?.maxMs ?? 30_000
+    return Math.random() * Math.min(maxMs, initialMs * 2 ** this.attempt++)
+  }
+
+  private receive(frame: ServerFrame): void {
+    switch (frame.type) {
+      case 'snapshot': {
+        this.attempt = 0
+        this.announcedDrops = 0
+        this.unexplainedSinceCheck = 0
+        this.lastSeq.clear()
+        for (const [pair, seq] of Object.entries(frame.seq)) this.lastSeq.set(pair, seq)
+        this.prices.clear()
+        for (const row of frame.data) this.prices.set(row.pair, row)
+        this.emit('snapshot', frame.data)
+        return
+      }
+      case 'tick': {
+        const pair = frame.data.pair
+        const previous = this.lastSeq.get(pair)
+        this.lastSeq.set(pair, frame.seq)
+        this.arrivedAt.set(pair, ++this.ticksReceived)
+        this.prices.set(pair, frame.data)
+        this.emit('price', frame.data, frame.seq)
+        // a pair subscribed after the snapshot has no baseline: its first tick becomes one
+        const missed = previous === undefined ? 0 : frame.seq - previous - 1
+        if (missed <= 0) return
+        const explained = Math.min(missed, this.announcedDrops)
+        this.announcedDrops -= explained
+        this.unexplainedSinceCheck = Math.max(0, this.unexplainedSinceCheck - explained)
+        if (missed > explained) {
+          this.emit('loss', { reason: 'seq_jump', dropped: missed - explained, pair })
+          void this.recover()
+        }
+        return
+      }
+      case 'gap':
+        this.announcedDrops += frame.dropped
+        this.unexplainedSinceCheck += frame.dropped
+        this.emit('loss', { reason: 'gap', dropped: frame.dropped })
+        this.recoveryCheck ??= setTimeout(() => this.checkRecovery(), this.options.recoveryDelayMs ?? 250)
+        return
+      case 'ack':
+        this.replies.shift()?.resolve(frame.pairCount)
+        return
+      case 'error':
+        this.replies.shift()?.reject(new StreamRequestError(frame.code, frame.message))
+    }
+  }
+
+  /** Re-reads the snapshot if ticks announced by a gap have not turned up as seq jumps since. */
+  private checkRecovery(): void {
+    this.recoveryCheck = undefined
+    if (this.unexplainedSinceCheck === 0 || this.closed) return
+    this.unexplainedSinceCheck = 0
+    void this.recover()
+  }
+
+  /** Re-reads the REST snapshot; losses while a re-read is running are covered by one more after it. */
+  private async recover(): Promise<void> {
+    if (this.recovering) {
+      this.recoverAgain = true
+      return
+    }
+    this.recovering = true
+    do {
+      this.recoverAgain = false
+      await this.readSnapshot()
+    } while (this.recoverAgain && !this.closed)
+    this.recovering = false
+  }
+
+  private async readSnapshot(): Promise<void> {
+    try {
+      const requestedAt = this.ticksReceived
+      const response = await fetch(new URL('/v1/prices', this.options.baseUrl))
+      if (response.status !== 200) throw new Error(`GET /v1/prices answered ${response.status}`)
+      const { prices } = (await response.json()) as { prices: PriceRow[] }
+      const wanted = prices.filter((row) => !this.pairs || this.pairs.has(row.pair))
+      // a tick that arrived after the request went out is at least as new as the re-read row: keep it
+      for (const row of wanted) if ((this.arrivedAt.get(row.pair) ?? 0) <= requestedAt) this.prices.set(row.pair, row)
+      this.emit('recovered', wanted)
+    } catch (error) {
+      this.emit('error', error instanceof Error ? error : new Error(String(error)))
+    }
+  }
+
+  private request(type: 'subscribe' | 'unsubscribe', pairs: readonly string[]): Promise<number | null> {
+    const socket = this.socket
+    if (!socket || socket.readyState !== WebSocket.OPEN) {
+      return Promise.reject(new StreamRequestError('disconnected', 'the stream is not connected'))
+    }
+    return new Promise((resolve, reject) => {
+      this.replies.push({
+        resolve: (pairCount) => {
+          // a reconnect asks for the filter as it now is
+          if (this.pairs) for (const pair of pairs) type === 'subscribe' ? this.pairs.add(pair) : this.pairs.delete(pair)
+          resolve(pairCount)
+        },
+        reject,
+      })
+      socket.send(JSON.stringify({ type, pairs }))
+    })
+  }
+}

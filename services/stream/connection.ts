@@ -1,0 +1,27 @@
+import type { WebSocket } from 'uWebSockets.js'
+import type { MessageBudget } from './message-budget.ts'
+import type { PairFilter } from './pair-filter.ts'
+
+/**
+ * How ticks reach a connection:
+ * - `shared`: through uWebSockets.js topics, one publish per tick for every such connection. Only
+ *   connections far enough below the slow-client limit are here, so none can cross it unnoticed.
+ * - `direct`: close to the limit; the fan-out checks the buffered amount before each tick it sends.
+ * - `lagging`: above the limit; ticks are dropped and counted from the per-asset seq, until it drains.
+ */
+export type DeliveryMode = 'shared' | 'direct' | 'lagging'
+
+/** The user data of one stream socket. */
+export interface StreamConnection {
+  readonly requestId: string
+  readonly ip: string
+  filter: PairFilter
+  mode: DeliveryMode
+  /** while lagging: the published seq summed over the filter when it stopped receiving ticks */
+  lagBaseline: number
+  /** cleared by each ping, set by the pong that answers it */
+  answeredPing: boolean
+  readonly messages: MessageBudget
+  /** set when the socket opens; undefined once it has closed */
+  socket: WebSocket<StreamConnection> | undefined
+}

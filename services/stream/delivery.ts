@@ -1,0 +1,226 @@
+import type { TemplatedApp } from 'uWebSockets.js'
+import type { Metrics } from '../../bus/metrics.ts'
+import { PAIRS } from '../../schemas/pairs.ts'
+import type { StreamConnection } from './connection.ts'
+import { gapFrame } from './frames.ts'
+import { wantsPair, type PairFilter } from './pair-filter.ts'
+import type { PublishedTicks } from './published-ticks.ts'
+
+const EVERY_PAIR_TOPIC = 'ticks'
+const PAIR_TOPICS = PAIRS.map((pair) => `ticks:${pair.symbol}`)
+/**
+ * Every socket stays subscribed to this topic, which is never published to: uWebSockets.js frees a
+ * socket's subscriber record when it leaves its last topic, and with it any frames still queued for it.
+ */
+const CONNECTION_TOPIC = 'connection'
+/** uWebSockets.js queues at most this many published frames per socket before writing them out */
+const TOPIC_QUEUE_FRAMES = 32
+
+export interface DeliveryOptions {
+  app: TemplatedApp
+  published: PublishedTicks
+  /** above this many buffered bytes a connection's ticks are dropped */
+  slowClientBytes: number
+  metrics: Metrics
+}
+
+/**
+ * Gets frames to connections and keeps the slow-client rule exact (spec 6.3): a tick is dropped for a
+ * connection exactly when more than `slowClientBytes` are buffered for it, and the next frame it
+ * receives is a `gap` with the number dropped.
+ *
+ * Most connections are `shared`: each tick is one publish to a topic, whatever the number of sockets.
+ * A full scan of buffered amounts runs every `slowClientBytes / 8` published bytes; a connection that
+ * could reach the limit before the next scan (counting what uWS may still hold queued for it) moves to
+ * `direct`, where each tick checks its buffer before sending; above the limit it becomes `lagging` and
+ * costs nothing per tick: what it missed is the published seq summed over its filter now, minus the same
+ * sum when it stopped. Its drain event brings it back.
+ */
+export class Delivery {
+  private readonly shared = new Set<StreamConnection>()
+  private readonly direct = new Set<StreamConnection>()
+  private readonly lagging = new Set<StreamConnection>()
+  private readonly scanEveryBytes: number
+  private bytesSinceScan = 0
+  private largestTopicFrame = 0
+  private readonly sentFrames
+
+  constructor(private readonly options: DeliveryOptions) {
+    this.scanEveryBytes = Math.floor(options.slowClientBytes / 8)
+    const frames = options.metrics.streamFrames
+    this.sentFrames = { snapshot: frames.labels('snapshot'), tick: frames.labels('tick'), gap: frames.labels('gap'), reply: frames.labels('reply') }
+  }
+
+  get size(): number {
+    return this.shared.size + this.direct.size + this.lagging.size
+  }
+
+  *connections(): Iterable<StreamConnection> {
+    yield* this.shared
+    yield* this.direct
+    yield* this.lagging
+  }
+
+  /** What is buffered in the server for every connection together. */
+  bufferedBytes(): number {
+    let bytes = 0
+    for (const connection of this.connections()) bytes += connection.socket!.getBufferedAmount()
+    return bytes
+  }
+
+  /** Sends a new connection its snapshot and starts delivering ticks to it. */
+  add(connection: StreamConnection, snapshot: Buffer): void {
+    const socket = connection.socket!
+    socket.send(snapshot)
+    this.sentFrames.snapshot.inc()
+    socket.subscribe(CONNECTION_TOPIC)
+    this.place(connection)
+  }
+
+  remove(connection: StreamConnection): void {
+    this.shared.delete(connection)
+    this.direct.delete(connection)
+    if (this.lagging.delete(connection)) this.options.metrics.streamLaggingConnections.dec()
+  }
+
+  /**
+   * One tick frame for every connection that wants its pair. `droppedBefore` ticks of the pair were
+   * conflated away just before it: connections that receive every pair have already been told in
+   * `announceConflation`; the others are told here, before the frame.
+   */
+  deliverTick(pairId: number, frame: Buffer, droppedBefore: number): void {
+    if (this.bytesSinceScan + frame.length > this.scanEveryBytes) this.scan()
+    const pairTopic = PAIR_TOPICS[pairId]!
+    if (droppedBefore > 0) this.publish(pairTopic, gapFrame(droppedBefore), droppedBefore)
+    this.publish(EVERY_PAIR_TOPIC, frame)
+    this.publish(pairTopic, frame)
+    for (const connection of this.direct) {
+      if (wantsPair(connection.filter, pairId)) this.sendDirect(connection, frame, droppedBefore)
+    }
+  }
+
+  /** One gap, for every shared connection that receives every pair, before a batch of conflated ticks. */
+  announceConflation(dropped: number): void {
+    this.publish(EVERY_PAIR_TOPIC, gapFrame(dropped), dropped)
+  }
+
+  /** A reply to a client message; a `gap` goes first if ticks were dropped since the last frame. */
+  reply(connection: StreamConnection, frame: string): void {
+    const socket = connection.socket!
+    if (connection.mode === 'lagging') {
+      const dropped = this.options.published.sumOver(connection.filter) - connection.lagBaseline
+      if (dropped > 0) {
+        this.sendGap(connection, dropped)
+        connection.lagBaseline += dropped
+      }
+    }
+    socket.send(frame)
+    this.sentFrames.reply.inc()
+    if (connection.mode === 'shared' && !this.hasHeadroom(connection)) this.toDirect(connection)
+  }
+
+  /** Applies an accepted filter change to the connection's delivery. */
+  changeFilter(connection: StreamConnection, next: PairFilter): void {
+    const previous = connection.filter
+    connection.filter = next
+    if (connection.mode === 'shared') {
+      const before = topicsOf(previous)
+      const after = topicsOf(next)
+      for (const topic of after) if (!before.includes(topic)) connection.socket!.subscribe(topic)
+      for (const topic of before) if (!after.includes(topic)) connection.socket!.unsubscribe(topic)
+    } else if (connection.mode === 'lagging') {
+      // keeps the count missed so far: added pairs start counting now, removed ones stop
+      connection.lagBaseline += this.options.published.sumOver(next) - this.options.published.sumOver(previous)
+    }
+  }
+
+  /** The socket's drain event: a lagging connection that is back under the limit gets its gap and resumes. */
+  drained(connection: StreamConnection): void {
+    if (connection.mode !== 'lagging' || connection.socket!.getBufferedAmount() > this.options.slowClientBytes) return
+    this.lagging.delete(connection)
+    this.options.metrics.streamLaggingConnections.dec()
+    const dropped = this.options.published.sumOver(connection.filter) - connection.lagBaseline
+    if (dropped > 0) this.sendGap(connection, dropped)
+    this.place(connection)
+  }
+
+  /** A frame to a topic's subscribers; `dropped` is set when it is a gap frame. */
+  private publish(topic: string, frame: Buffer | string, dropped = 0): void {
+    const { app } = this.options
+    if (!app.publish(topic, frame)) return
+    // gap frames are ASCII, so a string's length is its size in bytes
+    this.bytesSinceScan += frame.length
+    if (frame.length > this.largestTopicFrame) this.largestTopicFrame = frame.length
+    const receivers = app.numSubscribers(topic)
+    if (dropped > 0) {
+      this.sentFrames.gap.inc(receivers)
+      this.options.metrics.streamDroppedTicks.inc(receivers * dropped)
+    } else {
+      this.sentFrames.tick.inc(receivers)
+    }
+  }
+
+  private sendDirect(connection: StreamConnection, frame: Buffer, droppedBefore: number): void {
+    const socket = connection.socket!
+    if (socket.getBufferedAmount() > this.options.slowClientBytes) return this.cutOff(connection)
+    socket.cork(() => {
+      if (droppedBefore > 0) this.sendGap(connection, droppedBefore)
+      socket.send(frame)
+    })
+    this.sentFrames.tick.inc()
+  }
+
+  private sendGap(connection: StreamConnection, dropped: number): void {
+    connection.socket!.send(gapFrame(dropped))
+    this.sentFrames.gap.inc()
+    this.options.metrics.streamDroppedTicks.inc(dropped)
+  }
+
+  /** Over the limit: no more ticks until it drains; the published seq counts what it misses. */
+  private cutOff(connection: StreamConnection): void {
+    this.direct.delete(connection)
+    this.lagging.add(connection)
+    connection.mode = 'lagging'
+    connection.lagBaseline = this.options.published.sumOver(connection.filter)
+    this.options.metrics.streamLaggingConnections.inc()
+  }
+
+  /** Moves connections between shared and direct delivery by what is buffered for them now. */
+  private scan(): void {
+    this.bytesSinceScan = 0
+    for (const connection of this.shared) if (!this.hasHeadroom(connection)) this.toDirect(connection)
+    for (const connection of this.direct) if (this.hasHeadroom(connection)) this.toShared(connection)
+  }
+
+  /** True when the connection cannot pass the limit before the next scan even if it reads nothing. */
+  private hasHeadroom(connection: StreamConnection): boolean {
+    const worstCase = connection.socket!.getBufferedAmount() + TOPIC_QUEUE_FRAMES * this.largestTopicFrame + this.scanEveryBytes
+    return worstCase <= this.options.slowClientBytes
+  }
+
+  private place(connection: StreamConnection): void {
+    if (this.hasHeadroom(connection)) this.toShared(connection)
+    else {
+      this.direct.add(connection)
+      connection.mode = 'direct'
+    }
+  }
+
+  private toShared(connection: StreamConnection): void {
+    for (const topic of topicsOf(connection.filter)) connection.socket!.subscribe(topic)
+    this.direct.delete(connection)
+    this.shared.add(connection)
+    connection.mode = 'shared'
+  }
+
+  private toDirect(connection: StreamConnection): void {
+    for (const topic of topicsOf(connection.filter)) connection.socket!.unsubscribe(topic)
+    this.shared.delete(connection)
+    this.direct.add(connection)
+    connection.mode = 'direct'
+  }
+}
+
+function topicsOf(filter: PairFilter): string[] {
+  return filter === null ? [EVERY_PAIR_TOPIC] : [...filter].map((pairId) => PAIR_TOPICS[pairId]!)
+}

@@ -1,0 +1,57 @@
+import { PAIRS } from '../../schemas/pairs.ts'
+import type { AckReply, ErrorReply } from './client-messages.ts'
+import { pairIdsOf, type PairFilter } from './pair-filter.ts'
+import type { PublishedTicks } from './published-ticks.ts'
+
+// Server frames (spec 6.1). Rows stay the bytes the ingestor encoded: frames are built around them by
+// concatenation, never by re-encoding a row.
+
+const TICK_HEAD = Buffer.from('{"type":"tick","seq":')
+const TICK_DATA = Buffer.from(',"data":')
+const CLOSING_BRACE = 0x7d
+
+/**
+ * Writes tick frames into one reusable buffer: the returned view is valid until the next write, which
+ * is enough because uWebSockets.js copies a message when it is published or sent.
+ */
+export class TickFrameWriter {
+  private scratch = Buffer.allocUnsafe(1024)
+
+  write(seq: number, row: Buffer): Buffer {
+    const length = TICK_HEAD.length + 20 + TICK_DATA.length + row.length + 1
+    if (length > this.scratch.length) this.scratch = Buffer.allocUnsafe(length * 2)
+    let offset = TICK_HEAD.copy(this.scratch, 0)
+    offset += this.scratch.write(String(seq), offset, 'latin1')
+    offset += TICK_DATA.copy(this.scratch, offset)
+    offset += row.copy(this.scratch, offset)
+    this.scratch[offset++] = CLOSING_BRACE
+    return this.scratch.subarray(0, offset)
+  }
+}
+
+export const gapFrame = (dropped: number): string => `{"type":"gap","dropped":${dropped}}`
+
+export const replyFrame = (reply: AckReply | ErrorReply): string => JSON.stringify(reply)
+
+/**
+ * The first frame of a connection: `seq` holds the baseline of every pair the connection receives
+ * (0 for a pair that has not ticked in this process), `data` the rows that exist, in pair-id order.
+ */
+export function snapshotFrame(published: PublishedTicks, filter: PairFilter): Buffer {
+  const baselines: string[] = []
+  const rows: Buffer[] = []
+  for (const pairId of pairIdsOf(filter)) {
+    baselines.push(`"${PAIRS[pairId]!.symbol}":${published.seq[pairId]}`)
+    const row = published.rows[pairId]
+    if (row) rows.push(row, COMMA)
+  }
+  rows.pop()
+  return Buffer.concat([
+    Buffer.from(`{"type":"snapshot","seq":{${baselines.join(',')}},"data":[`),
+    ...rows,
+    SNAPSHOT_TAIL,
+  ])
+}
+
+const COMMA = Buffer.from(',')
+const SNAPSHOT_TAIL = Buffer.from(']}')

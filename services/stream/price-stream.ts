@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto'
+import { STATUS_CODES } from 'node:http'
+import type { HttpResponse, TemplatedApp } from 'uWebSockets.js'
+import type { Logger } from '../../bus/logger.ts'
+import type { Metrics } from '../../bus/metrics.ts'
+import { pairBySymbol } from '../../schemas/pairs.ts'
+import type { EdgeConfig } from '../edge/config.ts'
+import type { Route } from '../http/http-server.ts'
+import { jsonReply } from '../http/reply.ts'
+import type { Materializer } from '../snapshot/materializer.ts'
+import { applyClientMessage, rejected } from './client-messages.ts'
+import type { StreamConnection } from './connection.ts'
+import { Delivery } from './delivery.ts'
+import { createFanOut } from './fan-out.ts'
+import { replyFrame, snapshotFrame } from './frames.ts'
+import { startHeartbeat } from './heartbeat.ts'
+import { MessageBudget } from './message-budget.ts'
+import type { PairFilter } from './pair-filter.ts'
+import { PublishedTicks } from './published-ticks.ts'
+import { UpgradeGate, type RejectionReason } from './upgrade-gate.ts'
+
+export const STREAM_PATH = '/v1/prices/stream'
+
+/** Client messages are a type and at most every pair symbol; anything longer closes the connection. */
+const MAX_CLIENT_MESSAGE_BYTES = 4 * 1024
+const MESSAGE_WINDOW_MS = 60_000
+
+export type StreamConfig = Pick<
+  EdgeConfig,
+  | 'RATE_LIMITS_ENABLED'
+  | 'STREAM_ALLOWED_ORIGINS'
+  | 'STREAM_MAX_CONNECTIONS_PER_IP'
+  | 'STREAM_MAX_CONNECTIONS'
+  | 'STREAM_UPGRADES_PER_IP_PER_MINUTE'
+  | 'STREAM_MESSAGES_PER_SOCKET_PER_MINUTE'
+  | 'STREAM_SLOW_CLIENT_BYTES'
+  | 'STREAM_PING_INTERVAL_MS'
+  | 'STREAM_FANOUT_SLICE_MS'
+  | 'STREAM_DRAIN_TIMEOUT_MS'
+>
+
+export interface PriceStreamOptions {
+  app: TemplatedApp
+  materializer: Materializer
+  config: StreamConfig
+  resolveClientIp: (peer: string, forwardedFor: string | undefined) => string
+  logger: Logger
+  metrics: Metrics
+}
+
+export interface PriceStream {
+  /** answers a plain GET of the stream path (no upgrade) with 426 */
+  routes: Route[]
+  /** refuses new upgrades, lets buffered frames drain, then closes every socket with 1001 */
+  stop(): Promise<void>
+}
+
+/** `WS /v1/prices/stream` (spec 4.3, 6): the snapshot, then ticks for the connection's filter. */
+export function startPriceStream(options: PriceStreamOptions): PriceStream {
+  const { app, config, metrics } = options
+  const log = options.logger.child({ module: 'price-stream' })
+  const published = new PublishedTicks()
+  for (const [symbol, row] of options.materializer.rows()) published.record(pairBySymbol(symbol)!.id, 0, row)
+
+  const delivery = new Delivery({ app, published, slowClientBytes: config.STREAM_SLOW_CLIENT_BYTES, metrics })
+  const fanOut = createFanOut({
+    published,
+    sliceMs: config.STREAM_FANOUT_SLICE_MS,
+    deliver: (pairId, frame, droppedBefore) => delivery.deliverTick(pairId, frame, droppedBefore),
+    announceConflation(dropped) {
+      metrics.streamConflatedTicks.inc(dropped)
+      delivery.announceConflation(dropped)
+    },
+  })
+  const stopRows = options.materializer.onRow(fanOut.onRow)
+  const gate = new UpgradeGate({
+    allowedOrigins: config.STREAM_ALLOWED_ORIGINS,
+    maxConnectionsPerIp: config.STREAM_MAX_CONNECTIONS_PER_IP,
+    maxConnections: config.STREAM_MAX_CONNECTIONS,
+    upgradesPerIpPerMinute: config.STREAM_UPGRADES_PER_IP_PER_MINUTE,
+    rateLimitsEnabled: config.RATE_LIMITS_ENABLED,
+  })
+  const messagesPerMinute = config.RATE_LIMITS_ENABLED ? config.STREAM_MESSAGES_PER_SOCKET_PER_MINUTE : Infinity
+  const snapshotFor = cachedSnapshots(published)
+
+  // Snapshots go out just after the open callback rather than in it: inside it the socket is corked,
+  // and uWS assembles a message larger than its 16 KB cork buffer in the socket's own send buffer, which
+  // keeps that capacity for the connection's lifetime (some 30 KB per idle connection).
+  const opening = new Set<StreamConnection>()
+  const start = (connection: StreamConnection) => {
+    opening.delete(connection)
+    delivery.add(connection, snapshotFor(connection.filter))
+  }
+  const startOpening = () => {
+    for (const connection of opening) start(connection)
+  }
+  const countConnections = () => metrics.streamConnections.set(opening.size + delivery.size)
+
+  const respond = (res: HttpResponse, requestId: string, status: number, headers: Record<string, string>, body = '') => {
+    res.writeStatus(`${status} ${STATUS_CODES[status]}`).writeHeader('x-request-id', requestId)
+    if (body !== '') res.writeHeader('content-type', 'application/json')
+    for (const [name, value] of Object.entries(headers)) res.writeHeader(name, value)
+    res.end(body)
+    metrics.httpRequests.labels(STREAM_PATH, String(status)).inc()
+  }
+  const refused = (reason: RejectionReason, ip: string) => {
+    metrics.streamRejectedUpgrades.labels(reason).inc()
+    log.debug({ reason, ip }, 'stream upgrade refused')
+  }
+
+  app.ws<StreamConnection>(STREAM_PATH, {
+    compression: 0,
+    maxPayloadLength: MAX_CLIENT_MESSAGE_BYTES,
+    // our heartbeat pings and terminates; uWS's own idle timer and pings stay off
+    idleTimeout: 0,
+    sendPingsAutomatically: false,
+    // a backstop only: ticks stop at the slow-client limit, so only replies can pass it, and a socket
+    // this far behind is closed rather than have uWS drop frames silently
+    maxBackpressure: 2 * config.STREAM_SLOW_CLIENT_BYTES,
+    closeOnBackpressureLimit: 1,
+
+    upgrade(res, req, context) {
+      const requestId = randomUUID()
+      const key = req.getHeader('sec-websocket-key')
+      const protocol = req.getHeader('sec-websocket-protocol')
+      const extensions = req.getHeader('sec-websocket-extensions')
+      const origin = req.getHeader('origin') || undefined
+      const query = req.getQuery() ?? ''
+      const ip = options.resolveClientIp(Buffer.from(res.getRemoteAddressAsText()).toString(), req.getHeader('x-forwarded-for') || undefined)
+      if (!gate.originAllowed(origin)) {
+        refused('origin', ip)
+        return respond(res, requestId, 403, {})
+      }
+      let aborted = false
+      res.onAborted(() => (aborted = true))
+      gate.admit(ip, query).then(
+        (admission) => {
+          if (aborted) {
+            if (admission.admitted) gate.release(ip)
+            return
+          }
+          res.cork(() => {
+            if (!admission.admitted) {
+              refused(admission.reason, ip)
+              return respond(res, requestId, admission.status, admission.headers, admission.body)
+            }
+            res.writeStatus('101 Switching Protocols').writeHeader('x-request-id', requestId)
+            for (const [name, value] of Object.entries(admission.headers)) res.writeHeader(name, value)
+            metrics.httpRequests.labels(STREAM_PATH, '101').inc()
+            const connection: StreamConnection = {
+              requestId,
+              ip,
+              filter: admission.filter,
+              mode: 'shared',
+              lagBaseline: 0,
+              answeredPing: true,
+              messages: new MessageBudget(messagesPerMinute, MESSAGE_WINDOW_MS),
+              socket: undefined,
+            }
+            res.upgrade(connection, key, protocol, extensions, context)
+          })
+        },
+        (error: unknown) => {
+          log.error({ err: error, requestId }, 'stream upgrade failed')
+          if (!aborted) res.cork(() => respond(res, requestId, 500, {}, JSON.stringify({ error: STATUS_CODES[500], message: 'unexpected error' })))
+        },
+      )
+    },
+
+    open(socket) {
+      const connection = socket.getUserData()
+      connection.socket = socket
+      if (opening.size === 0) setImmediate(startOpening)
+      opening.add(connection)
+      countConnections()
+      log.debug({ requestId: connection.requestId, ip: connection.ip, pairCount: connection.filter?.size ?? 'all' }, 'stream connection opened')
+    },
+
+    message(socket, message, isBinary) {
+      const connection = socket.getUserData()
+      // the snapshot is the first frame, even before the reply to a message sent straight after opening
+      if (opening.has(connection)) start(connection)
+      const retryInSeconds = connection.messages.take(Date.now())
+      const outcome =
+        retryInSeconds > 0
+          ? rejected('rate_limited', `more than ${messagesPerMinute} messages in a minute: retry in ${retryInSeconds} seconds`)
+          : applyClientMessage(connection.filter, isBinary ? undefined : message)
+      if (outcome.accepted) delivery.changeFilter(connection, outcome.filter)
+      delivery.reply(connection, replyFrame(outcome.reply))
+    },
+
+    drain(socket) {
+      delivery.drained(socket.getUserData())
+    },
+
+    pong(socket) {
+      socket.getUserData().answeredPing = true
+    },
+
+    close(socket, code) {
+      const connection = socket.getUserData()
+      opening.delete(connection)
+      delivery.remove(connection)
+      connection.socket = undefined
+      gate.release(connection.ip)
+      countConnections()
+      log.debug({ requestId: connection.requestId, code }, 'stream connection closed')
+    },
+  })
+
+  const sampleBuffers = setInterval(() => metrics.streamBufferedBytes.set(delivery.bufferedBytes()), 1000)
+  sampleBuffers.unref()
+
+  const heartbeat = startHeartbeat({
+    intervalMs: config.STREAM_PING_INTERVAL_MS,
+    connections: () => delivery.connections(),
+    onTerminate(connection) {
+      metrics.streamHeartbeatTerminations.inc()
+      log.debug({ requestId: connection.requestId }, 'stream connection terminated: no pong since the previous ping')
+    },
+  })
+
+  return {
+    routes: [
+      {
+        method: 'GET',
+        path: STREAM_PATH,
+        handle: () => jsonReply(426, { error: STATUS_CODES[426], message: 'this is a WebSocket endpoint: connect with a WebSocket client' }, { upgrade: 'websocket' }),
+      },
+    ],
+    async stop() {
+      gate.close()
+      stopRows()
+      fanOut.stop()
+      heartbeat.stop()
+      clearInterval(sampleBuffers)
+      const drained = await untilDrained([...delivery.connections()], config.STREAM_DRAIN_TIMEOUT_MS)
+      const connections = [...opening, ...delivery.connections()]
+      for (const connection of connections) connection.socket?.end(1001, 'going away')
+      log.info({ connections: connections.length, drained }, 'price stream closed')
+    },
+  }
+}
+
+/** Snapshot frames; the unfiltered one, which most connections get, is built once per change. */
+function cachedSnapshots(published: PublishedTicks): (filter: PairFilter) => Buffer {
+  let everyPair: { version: number; frame: Buffer } | undefined
+  return (filter) => {
+    if (filter !== null) return snapshotFrame(published, filter)
+    if (everyPair?.version !== published.version) everyPair = { version: published.version, frame: snapshotFrame(published, null) }
+    return everyPair.frame
+  }
+}
+
+/** Resolves true once nothing is buffered for any of the connections, or false at the deadline. */
+async function untilDrained(connections: StreamConnection[], timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    if (connections.every((connection) => (connection.socket?.getBufferedAmount() ?? 0) === 0)) return true
+    if (Date.now() >= deadline) return false
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}

@@ -1,0 +1,31 @@
+import { PAIRS } from '../../schemas/pairs.ts'
+import type { PairFilter } from './pair-filter.ts'
+
+/**
+ * What the fan-out has published, per asset: the `seq` of the last tick frame and its row. New
+ * connections take their snapshot from here, and a lagging connection's missed ticks are computed
+ * from it (seq is per asset and process-wide, so the difference of two sums counts the ticks between).
+ */
+export class PublishedTicks {
+  readonly seq = new Float64Array(PAIRS.length)
+  readonly rows: Array<Buffer | undefined> = new Array(PAIRS.length)
+  /** changes with every record, so derived frames can be cached */
+  version = 0
+  /** the sum of `seq` over every asset */
+  private total = 0
+
+  record(pairId: number, seq: number, row: Buffer): void {
+    this.total += seq - this.seq[pairId]!
+    this.seq[pairId] = seq
+    this.rows[pairId] = row
+    this.version++
+  }
+
+  /** The sum of `seq` over the assets of a filter. */
+  sumOver(filter: PairFilter): number {
+    if (filter === null) return this.total
+    let sum = 0
+    for (const pairId of filter) sum += this.seq[pairId]!
+    return sum
+  }
+}

@@ -1,0 +1,41 @@
+import WebSocket from 'ws'
+import type { TestEdge } from './edge-harness.ts'
+import { MessageLog } from './message-log.ts'
+import { metricValue } from './metrics.ts'
+import { waitFor, withDeadline } from './wait.ts'
+
+/** A stream connection through the `ws` package that records every frame as parsed JSON. */
+export interface TestStreamClient {
+  socket: WebSocket
+  messages: MessageLog<any>
+  send(message: unknown): void
+  /** resolves with the close code and reason once the server closes */
+  closed: Promise<{ code: number; reason: string }>
+}
+
+export async function openStream(url: string, options: WebSocket.ClientOptions = {}): Promise<TestStreamClient> {
+  const socket = new WebSocket(url, options)
+  const messages = new MessageLog<any>()
+  socket.on('message', (data) => messages.push(JSON.parse(data.toString())))
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })))
+  await withDeadline(
+    new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve())
+      socket.once('error', reject)
+    }),
+    5_000,
+    'the stream to open',
+  )
+  return { socket, messages, send: (message) => socket.send(typeof message === 'string' ? message : JSON.stringify(message)), closed }
+}
+
+/**
+ * Publishes a batch at a time until the edge reports `count` lagging connections: a paused reader's
+ * kernel buffers fill first, then the server's own buffer passes the limit.
+ */
+export async function publishUntilLagging(edge: TestEdge, publishBatch: () => void, count = 1): Promise<void> {
+  await waitFor(async () => {
+    publishBatch()
+    return (await metricValue(edge.metrics.streamLaggingConnections)) === count
+  }, { what: `${count} lagging connection(s)`, timeoutMs: 20_000 })
+}
