@@ -5,7 +5,7 @@ import { connect } from '@nats-io/transport-node'
 import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { pino } from 'pino'
-import { alwaysOpenMarketClock } from '../services/ingestor/market-clock.ts'
+import { calendarMarketClock } from '../services/market-hours/calendar-market-clock.ts'
 import { startNats } from '../test/support/servers.ts'
 import { endToEndThroughput, reached } from './ingest-pipeline.ts'
 import { median, printTable, writeResult } from './report.ts'
@@ -40,7 +40,7 @@ const rows: Array<Record<string, string | number>> = []
 const ratios: number[] = []
 for (let run = 1; run <= runs; run++) {
   const raw = await rawNatsCeiling()
-  const { ticksPerSecond: endToEnd } = await endToEndThroughput({ natsUrl: nats.url, ticks, clock: alwaysOpenMarketClock(), logger })
+  const { ticksPerSecond: endToEnd } = await endToEndThroughput({ natsUrl: nats.url, ticks, clock: calendarMarketClock(), logger })
   ratios.push(endToEnd / raw)
   rows.push({ run, 'raw NATS msgs/s': Math.round(raw), 'end-to-end ticks/s': Math.round(endToEnd), 'share of ceiling': endToEnd / raw })
 }
