@@ -7,6 +7,7 @@ import { natsPriceBus } from '../bus/nats-price-bus.ts'
 import type { PriceBus } from '../bus/price-bus.ts'
 import { startEdge } from './edge/edge.ts'
 import { startEdgeFeatures } from './edge/edge-features.ts'
+import { engineReadiness } from './edge/ops-routes.ts'
 import { startOpsServer } from './edge/ops-server.ts'
 import { startIngestorRole } from './ingestor/role.ts'
 import { openOnboardingResources } from './onboarding/onboarding-resources.ts'
@@ -75,7 +76,7 @@ export async function runRoles(env: Env, logger?: Logger): Promise<RunningRoles>
       host: '0.0.0.0',
       port: config.OPS_PORT,
       metrics,
-      readiness: { bus: () => bus.isConnected(), ...(redis && { redis: () => redis.status === 'ready' }) },
+      readiness: engineReadiness(bus, redis),
       logger: log,
     })
     stoppers.push(ops.stop)

@@ -11,7 +11,7 @@ import { snapshotRoutes } from '../snapshot/routes.ts'
 import { startPriceStream } from '../stream/price-stream.ts'
 import { edgeConfig } from './config.ts'
 import type { EdgeFeatures } from './edge-features.ts'
-import { opsRoutes } from './ops-routes.ts'
+import { engineReadiness, opsRoutes } from './ops-routes.ts'
 
 export interface EdgeDeps {
   env: Env
@@ -48,15 +48,11 @@ export async function startEdge(deps: EdgeDeps): Promise<Edge> {
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
   })
   const stream = startPriceStream({ app: server.app, materializer, config, resolveClientIp, logger: log, metrics: deps.metrics })
-  const redis = deps.redis
   server.addRoutes([
     ...stream.routes,
     ...snapshotRoutes(materializer),
     ...(deps.features?.routes(materializer) ?? []),
-    ...opsRoutes(deps.metrics, {
-      bus: () => deps.bus.isConnected(),
-      ...(redis && { redis: () => redis.status === 'ready' }),
-    }),
+    ...opsRoutes(deps.metrics, engineReadiness(deps.bus, deps.redis)),
   ])
   const port = await server.listen(config.HOST, config.PORT)
   log.info({ host: config.HOST, port, rateLimits: rateLimits.store }, 'edge listening')

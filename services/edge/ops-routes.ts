@@ -1,8 +1,15 @@
+import type { Redis } from 'ioredis'
 import type { Metrics } from '../../bus/metrics.ts'
+import type { PriceBus } from '../../bus/price-bus.ts'
 import type { Route } from '../http/http-server.ts'
 import { jsonReply } from '../http/reply.ts'
 
 export type ReadinessChecks = Record<string, () => boolean>
+
+/** Ready while the bus is reachable, and Redis too when one is configured. */
+export function engineReadiness(bus: PriceBus, redis: Redis | undefined): ReadinessChecks {
+  return { bus: () => bus.isConnected(), ...(redis && { redis: () => redis.status === 'ready' }) }
+}
 
 /** /metrics (Prometheus text), /healthz (the process is alive) and /readyz (its dependencies are reachable). */
 export function opsRoutes(metrics: Metrics, readiness: ReadinessChecks): Route[] {
