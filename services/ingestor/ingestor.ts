@@ -4,7 +4,7 @@ import type { PriceBus } from '../../bus/price-bus.ts'
 import { hotCounter } from '../../bus/hot-counter.ts'
 import { throttledWarning } from '../../bus/throttled-warning.ts'
 import type { PriceRow } from '../../schemas/price.ts'
-import type { MarketClock } from './market-clock.ts'
+import { nextChangeOrNever, type MarketClock } from './market-clock.ts'
 import { encodeRow } from './encode-row.ts'
 import { normaliseQuote } from './normalize.ts'
 import type { FeedSink, FeedSource, UpstreamQuote } from './sources/feed-source.ts'
@@ -81,14 +81,5 @@ export function startIngestor(deps: IngestorDeps): Ingestor {
       await deps.bus.flush()
       log.info('ingestor stopped')
     },
-  }
-}
-
-function nextChangeOrNever(clock: MarketClock, pairId: number, nowMs: number): number {
-  try {
-    return clock.nextChangeAt(pairId, nowMs)
-  } catch {
-    // past the calendar's horizon: the next tick is dropped with its reason, nothing to schedule
-    return Number.POSITIVE_INFINITY
   }
 }

@@ -40,3 +40,21 @@ export function alwaysOpenMarketClock(): MarketClock {
     nextChangeAt: () => Number.POSITIVE_INFINITY,
   }
 }
+
+/** The calendar refuses instants past its data horizon; such a tick cannot carry trustworthy flags. */
+export function flagsOrUndefined(clock: MarketClock, pairId: number, nowMs: number): MarketFlags | undefined {
+  try {
+    return clock.flagsAt(pairId, nowMs)
+  } catch {
+    return undefined
+  }
+}
+
+export function nextChangeOrNever(clock: MarketClock, pairId: number, nowMs: number): number {
+  try {
+    return clock.nextChangeAt(pairId, nowMs)
+  } catch {
+    // past the calendar's horizon: the next tick is dropped with its reason, nothing to schedule
+    return Number.POSITIVE_INFINITY
+  }
+}

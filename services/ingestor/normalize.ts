@@ -1,7 +1,7 @@
 import { pairBySymbol } from '../../schemas/pairs.ts'
 import type { PriceRow } from '../../schemas/price.ts'
 import type { UpstreamQuote } from './sources/feed-source.ts'
-import type { MarketClock, MarketFlags } from './market-clock.ts'
+import { flagsOrUndefined, type MarketClock } from './market-clock.ts'
 
 /** Upstream prices more than this far ahead of our clock are refused as corrupt. */
 const MAX_FUTURE_SKEW_SECONDS = 60
@@ -42,11 +42,3 @@ export function normaliseQuote(quote: UpstreamQuote, clock: MarketClock, nowMs: 
   }
 }
 
-/** The calendar refuses instants past its data horizon; such a tick cannot carry trustworthy flags. */
-export function flagsOrUndefined(clock: MarketClock, pairId: number, nowMs: number): MarketFlags | undefined {
-  try {
-    return clock.flagsAt(pairId, nowMs)
-  } catch {
-    return undefined
-  }
-}
