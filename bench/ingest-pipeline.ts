@@ -1,11 +1,11 @@
 // What the ingest benches share: a source that emits the simulator's quotes as fast as the event loop
 // allows, and the measurement of source → ingestor → NATS → snapshot materializer.
 import { randomUUID } from 'node:crypto'
-import type { Logger } from '../bus/logger.ts'
-import { createMetrics } from '../bus/metrics.ts'
+import type { Logger } from '../kit/logger.ts'
+import { createMetrics } from '../kit/metrics.ts'
 import { natsPriceBus } from '../bus/nats-price-bus.ts'
 import { startIngestor, type Ingestor } from '../services/ingestor/ingestor.ts'
-import type { MarketClock } from '../services/ingestor/market-clock.ts'
+import type { MarketClock } from '../services/market-hours/market-clock.ts'
 import type { FeedSink, FeedSource } from '../services/ingestor/sources/feed-source.ts'
 import { simulatorSource } from '../services/ingestor/sources/simulator-source.ts'
 import { startMaterializer } from '../services/snapshot/materializer.ts'

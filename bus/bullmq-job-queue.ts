@@ -1,6 +1,6 @@
 import { Job, Queue, QueueEvents, UnrecoverableError, Worker, type JobType } from 'bullmq'
 import type { Redis } from 'ioredis'
-import type { Logger } from './logger.ts'
+import type { Logger } from '../kit/logger.ts'
 import {
   emptyCounts,
   PermanentJobError,

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis'
 import { bullmqJobQueue } from './bullmq-job-queue.ts'
 import { inProcessJobQueue } from './in-process-job-queue.ts'
 import type { JobQueue, JobQueueOptions } from './job-queue.ts'
-import type { Logger } from './logger.ts'
+import type { Logger } from '../kit/logger.ts'
 import { queueKeyPrefix } from './queues.ts'
 
 export interface CreateJobQueueOptions extends JobQueueOptions {

@@ -1,6 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node'
 import { Kvm, type KV } from '@nats-io/kv'
-import type { Logger } from './logger.ts'
+import type { Logger } from '../kit/logger.ts'
 import type { PriceBus, SubscribeOptions, TickHandler } from './price-bus.ts'
 import { busNames } from './subjects.ts'
 

@@ -6,17 +6,19 @@
 import { parseArgs } from 'node:util'
 import { createWalletClient, maxUint256, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import type { DevnetDeployment } from '../deploy/devnet/devnet.ts'
+import type { DevnetDeployment } from '../services/venue-contracts/deployment-record.ts'
 import { createChainClients, type ChainConnection } from '../services/onboarding/chain-clients.ts'
 import { chainConfigsFromDeployment } from '../services/onboarding/chain-config.ts'
-import { EMBEDDED_DEPLOYMENT_FILE, readDeploymentFile } from '../services/onboarding/deployment.ts'
+import { EMBEDDED_DEPLOYMENT_FILE } from '../deploy/devnet/embedded.ts'
+import { readDeploymentFile } from '../services/onboarding/deployment.ts'
 import { chainTimePlus, signOnboarding } from '../services/onboarding/partner-client.ts'
-import { permitUsdcAbi } from '../services/onboarding/venue-abis.ts'
+import { permitUsdcAbi } from '../services/venue-contracts/abis.ts'
 
 const SIGNATURES_VALID_SECONDS = 30 * 60
 
 const { positionals, values } = parseArgs({ allowPositionals: true, options: { chain: { type: 'string', default: '42161' } } })
-const [baseUrl = 'http://localhost:8080', deploymentFile = EMBEDDED_DEPLOYMENT_FILE] = positionals
+// the service's address: first argument, else localhost on PORT (as `npm start` reads it)
+const [baseUrl = `http://localhost:${process.env.PORT ?? 8080}`, deploymentFile = EMBEDDED_DEPLOYMENT_FILE] = positionals
 
 const deployment = await readDeploymentFile(deploymentFile)
 const clients = createChainClients(chainConfigsFromDeployment(deployment))

@@ -1,29 +1,4 @@
-// Entry point: `npm start` runs every role; `npm start -- edge` (or ROLES=edge) runs a subset.
-import { createRootLogger } from '../bus/logger.ts'
-import { processConfig } from './process-config.ts'
-import { runRoles } from './run-roles.ts'
+// Production entry point: `node services/main.js [roles]`. Every outside system is configuration.
+import { serve } from './serve.ts'
 
-const cliRoles = process.argv.slice(2).join(',')
-const env = cliRoles ? { ...process.env, ROLES: cliRoles } : process.env
-let logger = createRootLogger({ level: 'info' })
-
-try {
-  logger = createRootLogger({ level: processConfig(env).LOG_LEVEL })
-  const running = await runRoles(env, logger)
-  let stopping = false
-  const shutdown = async (signal: string) => {
-    if (stopping) return
-    stopping = true
-    logger.info({ signal }, 'shutting down')
-    await running.stop()
-    logger.info('stopped')
-    logger.flush()
-    process.exit(0)
-  }
-  process.on('SIGTERM', () => void shutdown('SIGTERM'))
-  process.on('SIGINT', () => void shutdown('SIGINT'))
-} catch (error) {
-  logger.fatal({ err: error }, error instanceof Error ? error.message : 'start failed')
-  logger.flush()
-  process.exit(1)
-}
+await serve()

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { envBool, envInt, envList, parseEnv, type Env } from '../bus/config.ts'
+import { envBool, envInt, envList, parseEnv, type Env } from '../kit/config.ts'
 
 export const ROLES = ['ingestor', 'edge', 'relayer'] as const
 export type Role = (typeof ROLES)[number]

@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis'
-import type { Env } from '../bus/config.ts'
+import type { Env } from '../kit/config.ts'
 import { inProcessPriceBus } from '../bus/in-process-price-bus.ts'
-import { createRootLogger, type Logger } from '../bus/logger.ts'
-import { createMetrics } from '../bus/metrics.ts'
+import { createRootLogger, type Logger } from '../kit/logger.ts'
+import { createMetrics } from '../kit/metrics.ts'
 import { natsPriceBus } from '../bus/nats-price-bus.ts'
 import type { PriceBus } from '../bus/price-bus.ts'
 import { startEdge } from './edge/edge.ts'
@@ -10,6 +10,7 @@ import { startEdgeFeatures } from './edge/edge-features.ts'
 import { engineReadiness } from './edge/ops-routes.ts'
 import { startOpsServer } from './edge/ops-server.ts'
 import { startIngestorRole } from './ingestor/role.ts'
+import type { EmbeddedChainStarter } from './onboarding/deployment.ts'
 import { openOnboardingResources } from './onboarding/onboarding-resources.ts'
 import { relayerConfig } from './relayer/config.ts'
 import { startRelayer } from './relayer/relayer.ts'
@@ -25,7 +26,12 @@ export interface RunningRoles {
  * Starts the configured roles in this process on the real engines (NATS_URL, REDIS_URL) or on the
  * embedded stand-ins, and stops them in reverse order.
  */
-export async function runRoles(env: Env, logger?: Logger): Promise<RunningRoles> {
+export interface RunRolesOptions {
+  /** starts development chains when onboarding has no chain configured (`npm start` only) */
+  startEmbeddedChains?: EmbeddedChainStarter
+}
+
+export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptions = {}): Promise<RunningRoles> {
   const config = processConfig(env)
   const log = logger ?? createRootLogger({ level: config.LOG_LEVEL })
   const metrics = createMetrics()
@@ -46,7 +52,7 @@ export async function runRoles(env: Env, logger?: Logger): Promise<RunningRoles>
   // the intake (edge) and the relayer share the chains, their clients and the queue
   const onboarding =
     config.ONBOARDING_ENABLED && (roles.includes('edge') || roles.includes('relayer'))
-      ? await openOnboardingResources({ env, redis, namespace: config.BUS_NAMESPACE, logger: log })
+      ? await openOnboardingResources({ env, redis, namespace: config.BUS_NAMESPACE, logger: log, startEmbeddedChains: options.startEmbeddedChains })
       : undefined
   if (onboarding) stoppers.push(onboarding.close)
   let port: number | undefined

@@ -1,13 +1,10 @@
 import { type Address, type Hex, toHex } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
+import type { DevnetAccount } from "../../services/venue-contracts/deployment-record.ts";
 
 /** Anvil's default mnemonic: its accounts are public test keys, funded with 10 000 ETH each on every chain. */
 export const ANVIL_MNEMONIC = "test test test test test test test test test test test junk";
 
-export interface DevnetAccount {
-  address: Address;
-  privateKey: Hex;
-}
 
 /**
  * Which anvil account plays which part. Each part has its own account so that their transactions never compete

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Logger } from "pino";
 import type { Address, Hex } from "viem";
-import { startChildProcess } from "./childProcess.ts";
+import { startChildProcess } from "./child-process.ts";
 
 export interface AltoOptions {
   chainId: number;

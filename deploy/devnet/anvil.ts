@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { Logger } from "pino";
 import { ANVIL_MNEMONIC } from "./accounts.ts";
-import { startChildProcess } from "./childProcess.ts";
+import { startChildProcess } from "./child-process.ts";
 
 export interface AnvilNode {
   chainId: number;

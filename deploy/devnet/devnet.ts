@@ -3,31 +3,22 @@ import { dirname } from "node:path";
 import type { Logger } from "pino";
 import { type Address, type Hex, parseEther, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { mintableTokenAbi } from "./abis.ts";
+import { mintableTokenAbi } from "./devnet-abis.ts";
 import {
   ENTRY_POINT_V08,
   SIMPLE_ACCOUNT_FACTORY_V08,
   deployAccountAbstraction,
   simpleAccountFactoryAbi,
-} from "./accountAbstraction.ts";
-import { type DevnetAccount, accountIndexes, anvilAccount } from "./accounts.ts";
+} from "./account-abstraction.ts";
+import { accountIndexes, anvilAccount } from "./accounts.ts";
 import { startAlto } from "./alto.ts";
 import { startAnvil } from "./anvil.ts";
 import { type DevnetClient, confirmTransaction, devnetChain, devnetClient } from "./clients.ts";
 import { type CompiledContracts, compileContracts } from "./compile.ts";
 import { settleAll } from "./settle.ts";
-import { type VenueContracts, deployVenueContracts } from "./venueContracts.ts";
+import { deployVenueContracts } from "./venue-contracts.ts";
+import type { DevnetAccount, DevnetChain, DevnetDeployment } from "../../services/venue-contracts/deployment-record.ts";
 
-export interface DevnetChain {
-  chainId: number;
-  rpcUrl: string;
-  bundlerUrl: string;
-  entryPoint: Address;
-  accountFactory: Address;
-  contracts: VenueContracts;
-  /** False where USDC is a plain ERC-20 (chain 421614): partners approve TradingStorage themselves. */
-  usdcHasPermit: boolean;
-}
 
 export interface Devnet {
   chains: DevnetChain[];
@@ -178,16 +169,6 @@ async function deployVenueAndFund(deployer: DevnetClient, compiled: CompiledCont
 }
 
 /** What `writeDeployment` writes: everything a service or a person needs to use the devnet. */
-export interface DevnetDeployment {
-  chains: DevnetChain[];
-  relayer: {
-    address: Address;
-    smartAccountAddress: Address;
-    /** A public anvil test key: valid on this devnet only. */
-    devnetRelayerPrivateKey: Hex;
-  };
-  demoPartner: DevnetAccount;
-}
 
 export function toDeployment(devnet: Devnet): DevnetDeployment {
   return {

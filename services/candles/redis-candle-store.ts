@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { ReplyError, type Redis } from 'ioredis'
-import { ServiceError } from '../../bus/errors.ts'
+import { ServiceError } from '../../kit/errors.ts'
 import { OHLC_RESOLUTIONS, type OhlcResolution } from '../../schemas/ohlc.ts'
 import type { Candle } from './candle.ts'
 import type { CandleStore } from './candle-store.ts'

@@ -1,5 +1,5 @@
-import { ServiceError } from '../../bus/errors.ts'
-import type { Logger } from '../../bus/logger.ts'
+import { ServiceError } from '../../kit/errors.ts'
+import type { Logger } from '../../kit/logger.ts'
 import type { UpstreamProxyError } from '../../schemas/errors.ts'
 import { OhlcRequest } from '../../schemas/ohlc.ts'
 import { pairBySymbol } from '../../schemas/pairs.ts'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ServiceError } from '../../bus/errors.ts'
+import { ServiceError } from '../../kit/errors.ts'
 import type { ChainId } from '../../schemas/common.ts'
 import { pairBySymbol, type Pair } from '../../schemas/pairs.ts'
 import type { IndexerClient } from '../indexer/indexer-client.ts'

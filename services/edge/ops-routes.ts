@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis'
-import type { Metrics } from '../../bus/metrics.ts'
+import type { Metrics } from '../../kit/metrics.ts'
 import type { PriceBus } from '../../bus/price-bus.ts'
 import type { Route } from '../http/http-server.ts'
 import { jsonReply } from '../http/reply.ts'

@@ -1,5 +1,5 @@
-import type { Logger } from '../../bus/logger.ts'
-import type { Metrics } from '../../bus/metrics.ts'
+import type { Logger } from '../../kit/logger.ts'
+import type { Metrics } from '../../kit/metrics.ts'
 import { createHttpServer } from '../http/http-server.ts'
 import { createRateLimits } from '../http/rate-limits.ts'
 import { opsRoutes, type ReadinessChecks } from './ops-routes.ts'

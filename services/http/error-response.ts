@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http'
-import { ServiceError, type ErrorCode } from '../../bus/errors.ts'
+import { ServiceError, type ErrorCode } from '../../kit/errors.ts'
 import type { FrameworkError } from '../../schemas/errors.ts'
 
 const STATUS_OF: Record<ErrorCode, number> = {

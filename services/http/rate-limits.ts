@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
-import type { Logger } from '../../bus/logger.ts'
+import type { Logger } from '../../kit/logger.ts'
 import { BUDGETS, type BudgetName } from './budgets.ts'
 
 export interface RateLimitDecision {

@@ -1,4 +1,4 @@
-import type { Logger } from '../../bus/logger.ts'
+import type { Logger } from '../../kit/logger.ts'
 
 /** Everything a handler may read about a request; copied out of uWS's request object up front. */
 export interface RequestContext {

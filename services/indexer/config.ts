@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { envInt, envOptionalUrl, parseEnv, type Env } from '../../bus/config.ts'
+import { envInt, envOptionalUrl, parseEnv, type Env } from '../../kit/config.ts'
 import type { ChainId } from '../../schemas/common.ts'
 
 /** The subgraph endpoint of each supported chain. */

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { envBool, envInt, envNumber, parseEnv, type Env } from '../../bus/config.ts'
+import { envBool, envInt, envNumber, parseEnv, type Env } from '../../kit/config.ts'
 
 const IngestorEnv = z.object({
   FEED_SOURCE: z.enum(['simulator', 'hermes', 'replay']).default('simulator'),

@@ -1,7 +1,7 @@
 import { pairBySymbol } from '../../schemas/pairs.ts'
 import type { PriceRow } from '../../schemas/price.ts'
 import type { UpstreamQuote } from './sources/feed-source.ts'
-import { flagsOrUndefined, type MarketClock } from './market-clock.ts'
+import { flagsOrUndefined, type MarketClock } from '../market-hours/market-clock.ts'
 
 /** Upstream prices more than this far ahead of our clock are refused as corrupt. */
 const MAX_FUTURE_SKEW_SECONDS = 60

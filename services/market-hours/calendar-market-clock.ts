@@ -1,7 +1,7 @@
 // The MarketClock the ingestor asks for every price row, answered by the market-hours calendar.
 
 import { PAIRS } from '../../schemas/pairs.ts'
-import type { MarketClock, ScheduleRef } from '../ingestor/market-clock.ts'
+import type { MarketClock, ScheduleRef } from './market-clock.ts'
 import { createMarketHours, scheduleForPair, type MarketHoursOptions } from './market-hours.ts'
 
 /**

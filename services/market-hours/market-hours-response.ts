@@ -2,7 +2,7 @@
 // with an instant, each pair's market state then. Past the calendar's data the request is refused.
 
 import { DateTime } from 'luxon'
-import { ServiceError } from '../../bus/errors.ts'
+import { ServiceError } from '../../kit/errors.ts'
 import type { MarketHoursPair, MarketHoursQuery, MarketHoursResponse, MarketHoursSchedule, PairMarketState } from '../../schemas/market-hours.ts'
 import { PAIRS, pairBySymbol, type Pair } from '../../schemas/pairs.ts'
 import { evaluateAt, MARKET_HOURS_SCHEDULES, MarketHoursHorizonError, PAIR_SCHEDULE_IDS } from './market-hours.ts'

@@ -2,7 +2,7 @@
 // any flag next changes. Each schedule's time line is built on first use; lookups keep the current
 // segment per schedule, so a call whose instant is still inside it costs two comparisons.
 
-import type { MarketFlags } from '../ingestor/market-clock.ts'
+import type { MarketFlags } from './market-clock.ts'
 import { scheduleForPair, type MarketHoursSchedule } from './schedule-catalog.ts'
 import { parseSchedule } from './schedule-format.ts'
 import { buildTimeline, type Segment } from './session-timeline.ts'

@@ -1,4 +1,4 @@
-import { ServiceError } from '../../bus/errors.ts'
+import { ServiceError } from '../../kit/errors.ts'
 import { MarketHoursQuery } from '../../schemas/market-hours.ts'
 import type { Route } from '../http/http-server.ts'
 import { cacheableJsonReply } from './cacheable-reply.ts'

@@ -1,8 +1,8 @@
 import { getAddress, type Address } from 'viem'
 import { z } from 'zod'
-import { parseEnv, type Env } from '../../bus/config.ts'
+import { parseEnv, type Env } from '../../kit/config.ts'
 import { SUPPORTED_CHAIN_IDS, type ChainId } from '../../schemas/common.ts'
-import type { DevnetDeployment } from '../../deploy/devnet/devnet.ts'
+import type { DevnetDeployment } from '../venue-contracts/deployment-record.ts'
 
 /** The four contracts onboarding touches on a chain. */
 export interface VenueContracts {

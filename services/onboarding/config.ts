@@ -1,10 +1,10 @@
 import { z } from 'zod'
-import { envInt, envList, parseEnv, type Env } from '../../bus/config.ts'
-import { ServiceError } from '../../bus/errors.ts'
-import type { Logger } from '../../bus/logger.ts'
-import type { DevnetDeployment } from '../../deploy/devnet/devnet.ts'
+import { envInt, envList, parseEnv, type Env } from '../../kit/config.ts'
+import { ServiceError } from '../../kit/errors.ts'
+import type { Logger } from '../../kit/logger.ts'
+import type { DevnetDeployment } from '../venue-contracts/deployment-record.ts'
 import { chainConfigsFromDeployment, chainConfigsFromEnv, EnvAddress, type ChainConfig } from './chain-config.ts'
-import { readDeploymentFile, startEmbeddedDevnet } from './deployment.ts'
+import { readDeploymentFile, type EmbeddedChainStarter } from './deployment.ts'
 
 const OnboardingEnv = z.object({
   /** partner addresses allowed to onboard, comma-separated */
@@ -53,10 +53,10 @@ export interface OnboardingSetup {
 
 /**
  * The one call that decides where the chains come from: CHAIN_<id>_* variables, else DEPLOYMENT_FILE,
- * else (no configuration at all) a development chain started in this process, whose demo partner is
- * allowlisted and whose test key the relayer uses.
+ * else (no configuration at all, and only when the entry point passes a starter) development chains
+ * started by this process, whose demo partner is allowlisted and whose test key the relayer uses.
  */
-export async function setUpOnboarding(env: Env, logger: Logger): Promise<OnboardingSetup> {
+export async function setUpOnboarding(env: Env, logger: Logger, startEmbeddedChains?: EmbeddedChainStarter): Promise<OnboardingSetup> {
   const { DEPLOYMENT_FILE } = parseEnv(OnboardingEnv, env, 'onboarding')
   if (chainConfigsFromEnv(env).length > 0) {
     return { config: onboardingConfig(env), source: 'environment', stop: async () => {} }
@@ -65,7 +65,13 @@ export async function setUpOnboarding(env: Env, logger: Logger): Promise<Onboard
     const deployment = await readDeploymentFile(DEPLOYMENT_FILE)
     return { config: onboardingConfig(env, deployment), source: 'deployment file', deployment, stop: async () => {} }
   }
-  const devnet = await startEmbeddedDevnet(logger)
+  if (!startEmbeddedChains) {
+    throw new ServiceError(
+      'config_invalid',
+      'invalid configuration for onboarding: no chain configured (set CHAIN_<id>_* or DEPLOYMENT_FILE, or ONBOARDING_ENABLED=false)',
+    )
+  }
+  const devnet = await startEmbeddedChains(logger)
   try {
     return { config: onboardingConfig(env, devnet.deployment), source: 'embedded devnet', deployment: devnet.deployment, stop: devnet.stop }
   } catch (error) {

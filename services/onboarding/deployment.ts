@@ -1,14 +1,13 @@
-import { fileURLToPath } from 'node:url'
 import { readFile } from 'node:fs/promises'
 import type { Hex } from 'viem'
 import { z } from 'zod'
-import { ServiceError } from '../../bus/errors.ts'
-import type { Logger } from '../../bus/logger.ts'
-import type { DevnetDeployment } from '../../deploy/devnet/devnet.ts'
+import { ServiceError } from '../../kit/errors.ts'
+import type { Logger } from '../../kit/logger.ts'
+import type { DevnetDeployment } from '../venue-contracts/deployment-record.ts'
 import { EnvAddress } from './chain-config.ts'
 
-// The development chain's deployment (deploy/devnet): what DEPLOYMENT_FILE holds, or what the embedded
-// default starts in-process.
+// The deployment record DEPLOYMENT_FILE holds (a development chain writes one), or what the embedded
+// default's chains report.
 
 const PrivateKey = z
   .string()
@@ -54,23 +53,14 @@ function parseJson(text: string): unknown {
   }
 }
 
-export interface EmbeddedDevnet {
+/** Development chains started for the embedded default, and how to stop them. */
+export interface EmbeddedChains {
   deployment: DevnetDeployment
   stop(): Promise<void>
 }
 
 /**
- * Starts the development chain in this process (anvil and alto as child processes), for the embedded
- * default. Imported on demand: the chain toolchain is a development dependency.
+ * Starts development chains for the embedded default (`npm start`, which passes deploy/devnet's starter).
+ * Production entry points pass none: there the chains are configuration.
  */
-/** Where the embedded development chains' deployment is written (gitignored). */
-export const EMBEDDED_DEPLOYMENT_FILE = fileURLToPath(new URL('../../deploy/devnet/out/deployment.json', import.meta.url))
-
-export async function startEmbeddedDevnet(logger: Logger): Promise<EmbeddedDevnet> {
-  const { startDevnet, toDeployment, writeDeployment } = await import('../../deploy/devnet/devnet.ts')
-  const devnet = await startDevnet({ logger: logger.child({ module: 'devnet' }) })
-  // written where the demo script looks by default, so `npm run demo:onboard` finds the running chains
-  await writeDeployment(devnet, EMBEDDED_DEPLOYMENT_FILE)
-  logger.info({ file: EMBEDDED_DEPLOYMENT_FILE }, 'development-chain deployment written')
-  return { deployment: toDeployment(devnet), stop: devnet.stop }
-}
+export type EmbeddedChainStarter = (logger: Logger) => Promise<EmbeddedChains>

@@ -1,4 +1,4 @@
-import { ServiceError } from '../../bus/errors.ts'
+import { ServiceError } from '../../kit/errors.ts'
 import type { JobRecord } from '../../bus/job-queue.ts'
 import type { OnboardPending } from '../../schemas/onboarding.ts'
 import { jsonReply, type Reply } from '../http/reply.ts'

@@ -1,5 +1,5 @@
 import { isAddressEqual, type Address } from 'viem'
-import { ServiceError } from '../../bus/errors.ts'
+import { ServiceError } from '../../kit/errors.ts'
 import { OnboardRequest } from '../../schemas/onboarding.ts'
 import type { ChainConfig } from './chain-config.ts'
 

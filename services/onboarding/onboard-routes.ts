@@ -1,4 +1,4 @@
-import { ServiceError } from '../../bus/errors.ts'
+import { ServiceError } from '../../kit/errors.ts'
 import { OnboardingId } from '../../schemas/onboarding.ts'
 import type { Route } from '../http/http-server.ts'
 import type { RequestContext } from '../http/request-context.ts'

@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis'
-import type { Env } from '../../bus/config.ts'
-import type { Logger } from '../../bus/logger.ts'
+import type { Env } from '../../kit/config.ts'
+import type { Logger } from '../../kit/logger.ts'
 import { createChainClients, type ChainClients } from './chain-clients.ts'
 import { setUpOnboarding, type OnboardingSetup } from './config.ts'
+import type { EmbeddedChainStarter } from './deployment.ts'
 import { createOnboardingQueue, type OnboardingQueue } from './relay-job.ts'
 
 /** What the intake (edge) and the relayer share in one process: the chains, their clients, the queue. */
@@ -18,8 +19,9 @@ export async function openOnboardingResources(options: {
   redis: Redis | undefined
   namespace: string
   logger: Logger
+  startEmbeddedChains?: EmbeddedChainStarter
 }): Promise<OnboardingResources> {
-  const setup = await setUpOnboarding(options.env, options.logger)
+  const setup = await setUpOnboarding(options.env, options.logger, options.startEmbeddedChains)
   const clients = createChainClients(setup.config.chains)
   const queue = createOnboardingQueue({ redis: options.redis, namespace: options.namespace || undefined, logger: options.logger })
   options.logger.info(

@@ -4,7 +4,7 @@ import type { OnboardRequest } from '../../schemas/onboarding.ts'
 import type { PermitDomain, VenueContracts } from './chain-config.ts'
 import { readPermitDomain } from './permit-domain.ts'
 import { delegationTypedData, permitTypedData } from './typed-data.ts'
-import { permitUsdcAbi, tradingAbi } from './venue-abis.ts'
+import { permitUsdcAbi, tradingAbi } from '../venue-contracts/abis.ts'
 
 // The partner's side of POST /v1/onboard: read what must be signed, sign offline, build the body.
 // Used by the demo script, the bench and the tests.

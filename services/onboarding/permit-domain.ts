@@ -1,6 +1,6 @@
 import type { Address, PublicClient } from 'viem'
 import type { PermitDomain } from './chain-config.ts'
-import { permitUsdcAbi } from './venue-abis.ts'
+import { permitUsdcAbi } from '../venue-contracts/abis.ts'
 
 /** USDC's EIP-712 name and version, read from the token: they differ between deployments. */
 export async function readPermitDomain(client: PublicClient, usdc: Address): Promise<PermitDomain> {

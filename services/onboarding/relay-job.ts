@@ -3,7 +3,7 @@ import { keccak256, stringToHex } from 'viem'
 import { z } from 'zod'
 import { createJobQueue } from '../../bus/create-job-queue.ts'
 import type { JobQueue } from '../../bus/job-queue.ts'
-import type { Logger } from '../../bus/logger.ts'
+import type { Logger } from '../../kit/logger.ts'
 import { QUEUES } from '../../bus/queues.ts'
 import { OnboardRequest, type OnboardRejection, type OnboardResponse } from '../../schemas/onboarding.ts'
 

@@ -11,11 +11,11 @@ import {
   type Hex,
   type PublicClient,
 } from 'viem'
-import { ServiceError } from '../../bus/errors.ts'
+import { ServiceError } from '../../kit/errors.ts'
 import type { OnboardRequest } from '../../schemas/onboarding.ts'
 import type { ChainConnection } from './chain-clients.ts'
 import { delegationTypedData, permitTypedData } from './typed-data.ts'
-import { ERC1271_MAGIC_VALUE, erc1271Abi } from './venue-abis.ts'
+import { ERC1271_MAGIC_VALUE, erc1271Abi } from '../venue-contracts/abis.ts'
 
 /**
  * Spec 5, rule 3: every signature must come from `partner`, else 401. The delegation is recovered (Trading

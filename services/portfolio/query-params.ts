@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { ServiceError } from '../../bus/errors.ts'
+import { ServiceError } from '../../kit/errors.ts'
 
 /** A route's query string through its schema; a refusal is a 400 carrying zod's raw issues (spec 7). */
 export function parseQuery<Schema extends z.ZodType>(schema: Schema, query: URLSearchParams): z.infer<Schema> {

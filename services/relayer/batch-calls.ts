@@ -1,7 +1,7 @@
 import { encodeFunctionData, getAddress, parseSignature, size, type Address, type Hex } from 'viem'
 import type { OnboardRequest } from '../../schemas/onboarding.ts'
 import type { VenueContracts } from '../onboarding/chain-config.ts'
-import { permitUsdcAbi, tradingAbi } from '../onboarding/venue-abis.ts'
+import { permitUsdcAbi, tradingAbi } from '../venue-contracts/abis.ts'
 
 export type Part = 'permit' | 'delegation'
 

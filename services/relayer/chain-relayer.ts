@@ -11,7 +11,7 @@ import {
   type UserOperationReceipt,
 } from 'viem/account-abstraction'
 import { privateKeyToAccount } from 'viem/accounts'
-import type { Logger } from '../../bus/logger.ts'
+import type { Logger } from '../../kit/logger.ts'
 import type { ChainConnection } from '../onboarding/chain-clients.ts'
 import type { Submission } from '../onboarding/relay-job.ts'
 import type { RelayerConfig } from './config.ts'

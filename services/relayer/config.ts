@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
 import type { Hex } from 'viem'
 import { z } from 'zod'
-import { envInt, parseEnv, type Env } from '../../bus/config.ts'
-import { ServiceError } from '../../bus/errors.ts'
-import { Secret } from '../../bus/secret.ts'
-import type { DevnetDeployment } from '../../deploy/devnet/devnet.ts'
+import { envInt, parseEnv, type Env } from '../../kit/config.ts'
+import { ServiceError } from '../../kit/errors.ts'
+import { Secret } from '../../kit/secret.ts'
+import type { DevnetDeployment } from '../venue-contracts/deployment-record.ts'
 
 const PRIVATE_KEY = /^0x[a-fA-F0-9]{64}$/
 

@@ -1,7 +1,7 @@
 import { getAddress, isAddressEqual, type Address, type PublicClient } from 'viem'
 import type { OnboardingState } from '../../schemas/onboarding.ts'
 import type { ChainConfig } from '../onboarding/chain-config.ts'
-import { permitUsdcAbi, tradingAbi } from '../onboarding/venue-abis.ts'
+import { permitUsdcAbi, tradingAbi } from '../venue-contracts/abis.ts'
 
 /**
  * Spec 2.5, read from chain: the partner's delegate on Trading and the allowance TradingStorage has on

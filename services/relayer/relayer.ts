@@ -1,6 +1,6 @@
 import { PermanentJobError, type RunningJob } from '../../bus/job-queue.ts'
-import type { Logger } from '../../bus/logger.ts'
-import type { Metrics } from '../../bus/metrics.ts'
+import type { Logger } from '../../kit/logger.ts'
+import type { Metrics } from '../../kit/metrics.ts'
 import { QUEUES } from '../../bus/queues.ts'
 import type { ChainClients } from '../onboarding/chain-clients.ts'
 import type { ChainConfig } from '../onboarding/chain-config.ts'

@@ -1,7 +1,7 @@
 import type { Abi, Hex } from 'viem'
-import { decodeUserOperationRevert } from '../../deploy/devnet/userOperationRevert.ts'
+import { decodeUserOperationRevert } from '../venue-contracts/user-operation-revert.ts'
 import type { OnboardRejection } from '../../schemas/onboarding.ts'
-import { permitUsdcAbi, tradingAbi } from '../onboarding/venue-abis.ts'
+import { permitUsdcAbi, tradingAbi } from '../venue-contracts/abis.ts'
 import type { Part } from './batch-calls.ts'
 
 const venueErrors: Abi = [...tradingAbi, ...permitUsdcAbi]

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http'
-import { ServiceError } from '../../bus/errors.ts'
+import { ServiceError } from '../../kit/errors.ts'
 import { pairBySymbol } from '../../schemas/pairs.ts'
 import { NoQuery } from '../../schemas/price.ts'
 import type { Route } from '../http/http-server.ts'

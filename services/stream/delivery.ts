@@ -1,5 +1,5 @@
 import type { TemplatedApp } from 'uWebSockets.js'
-import type { Metrics } from '../../bus/metrics.ts'
+import type { Metrics } from '../../kit/metrics.ts'
 import { PAIRS } from '../../schemas/pairs.ts'
 import type { StreamConnection } from './connection.ts'
 import { gapFrame } from './frames.ts'

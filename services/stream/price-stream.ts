@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
 import type { HttpResponse, TemplatedApp } from 'uWebSockets.js'
-import type { Logger } from '../../bus/logger.ts'
-import type { Metrics } from '../../bus/metrics.ts'
+import type { Logger } from '../../kit/logger.ts'
+import type { Metrics } from '../../kit/metrics.ts'
 import { pairBySymbol } from '../../schemas/pairs.ts'
-import type { EdgeConfig } from '../edge/config.ts'
+import type { StreamConfig } from './config.ts'
 import type { Route } from '../http/http-server.ts'
 import { jsonReply } from '../http/reply.ts'
 import type { Materializer } from '../snapshot/materializer.ts'
@@ -25,19 +25,6 @@ export const STREAM_PATH = '/v1/prices/stream'
 const MAX_CLIENT_MESSAGE_BYTES = 4 * 1024
 const MESSAGE_WINDOW_MS = 60_000
 
-export type StreamConfig = Pick<
-  EdgeConfig,
-  | 'RATE_LIMITS_ENABLED'
-  | 'STREAM_ALLOWED_ORIGINS'
-  | 'STREAM_MAX_CONNECTIONS_PER_IP'
-  | 'STREAM_MAX_CONNECTIONS'
-  | 'STREAM_UPGRADES_PER_IP_PER_MINUTE'
-  | 'STREAM_MESSAGES_PER_SOCKET_PER_MINUTE'
-  | 'STREAM_SLOW_CLIENT_BYTES'
-  | 'STREAM_PING_INTERVAL_MS'
-  | 'STREAM_FANOUT_SLICE_MS'
-  | 'STREAM_DRAIN_TIMEOUT_MS'
->
 
 export interface PriceStreamOptions {
   app: TemplatedApp

@@ -10,7 +10,7 @@ import {
   type PublicClient,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import type { DevnetChain } from '../../deploy/devnet/devnet.ts'
+import type { DevnetChain } from '../../services/venue-contracts/deployment-record.ts'
 import { closableFetch } from '../../services/onboarding/closable-fetch.ts'
 
 const userOperationEvent = parseAbiItem(

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis'
 import { pino } from 'pino'
-import type { Env } from '../../bus/config.ts'
+import type { Env } from '../../kit/config.ts'
 import { inProcessPriceBus } from '../../bus/in-process-price-bus.ts'
-import { createMetrics, type Metrics } from '../../bus/metrics.ts'
+import { createMetrics, type Metrics } from '../../kit/metrics.ts'
 import type { PriceBus } from '../../bus/price-bus.ts'
 import { startEdge } from '../../services/edge/edge.ts'
 

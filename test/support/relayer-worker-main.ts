@@ -1,8 +1,8 @@
 // The relayer role alone in a process of its own, for tests that kill it mid-job. Environment: REDIS_URL,
 // BUS_NAMESPACE, DEPLOYMENT_FILE and the RELAYER_* settings. Logs JSON lines to stdout.
 import { Redis } from 'ioredis'
-import { createRootLogger } from '../../bus/logger.ts'
-import { createMetrics } from '../../bus/metrics.ts'
+import { createRootLogger } from '../../kit/logger.ts'
+import { createMetrics } from '../../kit/metrics.ts'
 import { createChainClients } from '../../services/onboarding/chain-clients.ts'
 import { setUpOnboarding } from '../../services/onboarding/config.ts'
 import { createOnboardingQueue } from '../../services/onboarding/relay-job.ts'

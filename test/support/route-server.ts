@@ -1,5 +1,5 @@
 import { pino } from 'pino'
-import { createMetrics } from '../../bus/metrics.ts'
+import { createMetrics } from '../../kit/metrics.ts'
 import { clientIpResolver } from '../../services/http/client-ip.ts'
 import { createHttpServer, type Route } from '../../services/http/http-server.ts'
 import { createRateLimits } from '../../services/http/rate-limits.ts'

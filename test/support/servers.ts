@@ -2,7 +2,7 @@
 // temporary directory, stopped with the test.
 
 import type { ChildProcess } from 'node:child_process'
-import { spawnTiedToParent } from '../../deploy/devnet/childProcess.ts'
+import { spawnTiedToParent } from '../../deploy/devnet/child-process.ts'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'

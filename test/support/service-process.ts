@@ -1,9 +1,10 @@
 import type { ChildProcess } from 'node:child_process'
-import { spawnTiedToParent } from '../../deploy/devnet/childProcess.ts'
+import { spawnTiedToParent } from '../../deploy/devnet/child-process.ts'
 import { fileURLToPath } from 'node:url'
 import { withDeadline } from './wait.ts'
 
-const MAIN = fileURLToPath(new URL('../../services/main.ts', import.meta.url))
+// the entry point `npm start` runs (development chains when onboarding has none configured)
+const MAIN = fileURLToPath(new URL('../../scripts/start.ts', import.meta.url))
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 export interface ServiceProcess {

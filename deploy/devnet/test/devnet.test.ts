@@ -3,21 +3,21 @@ import { join } from "node:path";
 import t from "tap";
 import { type Abi, type AbiParameter, type Address, encodeFunctionData, parseUnits, zeroAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { contractWalletAbi, mintableTokenAbi } from "../devnet-abis.ts";
 import {
-  contractWalletAbi,
-  mintableTokenAbi,
   permitUsdcAbi,
   tradingAbi,
   tradingStorageAbi,
   wrapperAbi,
-} from "../abis.ts";
-import { ENTRY_POINT_V08, SIMPLE_ACCOUNT_FACTORY_V08 } from "../accountAbstraction.ts";
+} from "../../../services/venue-contracts/abis.ts";
+import { ENTRY_POINT_V08, SIMPLE_ACCOUNT_FACTORY_V08 } from "../account-abstraction.ts";
 import { anvilAccount, firstFreeAccountIndex } from "../accounts.ts";
 import { confirmTransaction, devnetChain, devnetClient } from "../clients.ts";
 import type { CompiledContracts } from "../compile.ts";
-import { type DevnetChain, type DevnetDeployment, startDevnet, writeDeployment } from "../devnet.ts";
-import { decodeUserOperationRevert, estimationRevertData, userOperationRevertData } from "../userOperationRevert.ts";
-import { deployContractWallet } from "../venueContracts.ts";
+import { startDevnet, writeDeployment } from "../devnet.ts";
+import type { DevnetChain, DevnetDeployment } from "../../../services/venue-contracts/deployment-record.ts";
+import { decodeUserOperationRevert, estimationRevertData, userOperationRevertData } from "../../../services/venue-contracts/user-operation-revert.ts";
+import { deployContractWallet } from "../venue-contracts.ts";
 import {
   type Relayer,
   chainTimePlus,

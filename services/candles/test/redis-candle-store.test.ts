@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import { Redis } from 'ioredis'
 import { randomUUID } from 'node:crypto'
-import { ServiceError } from '../../../bus/errors.ts'
+import { ServiceError } from '../../../kit/errors.ts'
 import { freePort, startRedis } from '../../../test/support/servers.ts'
 import { redisCandleStore } from '../redis-candle-store.ts'
 import { candleStoreContract } from './candle-store-contract.ts'

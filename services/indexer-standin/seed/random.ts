@@ -1,6 +1,6 @@
 // Deterministic pseudo-random numbers, so the same seed always yields the same data set.
 
-import { seededRandom } from '../../../bus/seeded-random.ts'
+import { seededRandom } from '../../../kit/seeded-random.ts'
 
 export interface Random {
   /** uniform in [min, max) */

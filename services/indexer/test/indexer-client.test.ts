@@ -3,7 +3,7 @@
 
 import t from 'tap'
 import { pino } from 'pino'
-import { createMetrics } from '../../../bus/metrics.ts'
+import { createMetrics } from '../../../kit/metrics.ts'
 import { DEMO_TRADER, LAG_SECONDS } from '../../indexer-standin/index.ts'
 import { createIndexerClient } from '../indexer-client.ts'
 import { startGateway } from './fixtures/gateway.ts'

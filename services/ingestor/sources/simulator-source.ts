@@ -1,7 +1,7 @@
 import { PAIRS, type Pair } from '../../../schemas/pairs.ts'
 import { feedIdFor } from '../feed-ids.ts'
 import type { FeedSink, FeedSource } from './feed-source.ts'
-import { normalDraw, seededRandom } from '../../../bus/seeded-random.ts'
+import { normalDraw, seededRandom } from '../../../kit/seeded-random.ts'
 import { CLASS_DYNAMICS, STARTING_MIDS } from './simulated-markets.ts'
 
 export interface SimulatorOptions {

@@ -1,10 +1,10 @@
 import t from 'tap'
 import { pino } from 'pino'
 import { inProcessPriceBus } from '../../../bus/in-process-price-bus.ts'
-import { createMetrics } from '../../../bus/metrics.ts'
+import { createMetrics } from '../../../kit/metrics.ts'
 import { waitFor } from '../../../test/support/wait.ts'
 import { startIngestor } from '../ingestor.ts'
-import { alwaysOpenMarketClock, type MarketClock } from '../market-clock.ts'
+import { alwaysOpenMarketClock, type MarketClock } from '../../market-hours/market-clock.ts'
 import type { FeedSink, FeedSource } from '../sources/feed-source.ts'
 
 /** A source the test drives by hand. */

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { PriceRow } from '../../../schemas/price.ts'
-import { alwaysOpenMarketClock, type MarketClock } from '../market-clock.ts'
+import { alwaysOpenMarketClock, type MarketClock } from '../../market-hours/market-clock.ts'
 import { normaliseQuote } from '../normalize.ts'
 import { calendarMarketClock } from '../../market-hours/calendar-market-clock.ts'
 import type { UpstreamQuote } from '../sources/feed-source.ts'

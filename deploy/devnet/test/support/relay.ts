@@ -13,9 +13,9 @@ import {
 } from "viem";
 import type { UserOperationReceipt } from "viem/account-abstraction";
 import { privateKeyToAccount } from "viem/accounts";
-import { permitUsdcAbi, tradingAbi } from "../../abis.ts";
+import { permitUsdcAbi, tradingAbi } from "../../../../services/venue-contracts/abis.ts";
 import { DEVNET_POLLING_INTERVAL_MS, devnetChain } from "../../clients.ts";
-import type { DevnetChain } from "../../devnet.ts";
+import type { DevnetChain } from "../../../../services/venue-contracts/deployment-record.ts";
 
 // What the onboarding relay does, reduced to its on-chain part: read what partners must sign, and relay their
 // signatures from the service's smart account as one user operation.

@@ -1,17 +1,9 @@
 import { type Address, getAddress } from "viem";
-import { tradingAbi } from "./abis.ts";
+import { tradingAbi } from "../../services/venue-contracts/abis.ts";
 import { type DevnetClient, confirmTransaction } from "./clients.ts";
 import type { CompiledContract, CompiledContracts } from "./compile.ts";
+import type { VenueContracts } from "../../services/venue-contracts/deployment-record.ts";
 
-/** The four contracts onboarding touches on each chain. */
-export interface VenueContracts {
-  trading: Address;
-  /** The spender of the partner's USDC permit or approve. */
-  tradingStorage: Address;
-  usdc: Address;
-  /** VenueAtomicTrading, the delegate partners sign for. */
-  wrapper: Address;
-}
 
 export async function deployVenueContracts(
   client: DevnetClient,

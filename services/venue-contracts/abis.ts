@@ -1,7 +1,8 @@
 import { erc20Abi, parseAbi } from "viem";
 
 // The parts of the venue's contracts that onboarding uses, as a relayer would declare them (typed for viem).
-// The devnet deploys contracts compiled from ./contracts; a test checks that these ABIs match them.
+// The development chain (deploy/devnet) deploys contracts compiled from its Solidity sources; its test checks
+// that these ABIs match them.
 
 export const tradingAbi = parseAbi([
   "function delegatableNonces(address trader) view returns (uint256)",
@@ -30,9 +31,6 @@ export const permitUsdcAbi = [
   ]),
 ] as const;
 
-/** The devnet's tokens can be minted by anyone, so tests can fund any address. */
-export const mintableTokenAbi = parseAbi(["function mint(address to, uint256 amount)"]);
-
 export const wrapperAbi = parseAbi([
   "function trading() view returns (address)",
   "function depositCollateral(uint256 amount)",
@@ -43,8 +41,7 @@ export const tradingStorageAbi = parseAbi([
   "error OnlyTrading(address caller)",
 ]);
 
-export const contractWalletAbi = parseAbi([
-  "function owner() view returns (address)",
-  "function execute(address target, uint256 value, bytes data) payable returns (bytes)",
-  "function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)",
-]);
+export const erc1271Abi = parseAbi(["function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)"]);
+
+/** What isValidSignature returns for a valid signature: its own selector. */
+export const ERC1271_MAGIC_VALUE = "0x1626ba7e";

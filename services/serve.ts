@@ -1,0 +1,33 @@
+import { createRootLogger } from '../kit/logger.ts'
+import { processConfig } from './process-config.ts'
+import { runRoles, type RunRolesOptions } from './run-roles.ts'
+
+/**
+ * Runs this process's roles until SIGTERM or SIGINT: `node services/main.js` (production) or `npm start`
+ * (the embedded default). Roles come from the arguments (`edge ingestor`) or ROLES.
+ */
+export async function serve(options: RunRolesOptions = {}): Promise<void> {
+  const cliRoles = process.argv.slice(2).join(',')
+  const env = cliRoles ? { ...process.env, ROLES: cliRoles } : process.env
+  let logger = createRootLogger({ level: 'info' })
+  try {
+    logger = createRootLogger({ level: processConfig(env).LOG_LEVEL })
+    const running = await runRoles(env, logger, options)
+    let stopping = false
+    const shutdown = async (signal: string) => {
+      if (stopping) return
+      stopping = true
+      logger.info({ signal }, 'shutting down')
+      await running.stop()
+      logger.info('stopped')
+      logger.flush()
+      process.exit(0)
+    }
+    process.on('SIGTERM', () => void shutdown('SIGTERM'))
+    process.on('SIGINT', () => void shutdown('SIGINT'))
+  } catch (error) {
+    logger.fatal({ err: error }, error instanceof Error ? error.message : 'start failed')
+    logger.flush()
+    process.exit(1)
+  }
+}
