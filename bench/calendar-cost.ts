@@ -84,7 +84,8 @@ for (const [mode, measure] of Object.entries(measurements)) {
     for (const name of order) results[name].push(await measure(clocks[name]))
     const row: Record<string, string | number> = { mode, run: run + 1 }
     for (const name of CLOCK_NAMES) row[`${name} ticks/CPU-s`] = Math.round(results[name][run]!.ticksPerCpuSecond)
-    for (const name of COMPARED) row[`${name} ratio`] = results[name][run]!.ticksPerCpuSecond / results['always open'][run]!.ticksPerCpuSecond
+    for (const name of COMPARED)
+      row[`${name} ratio`] = results[name][run]!.ticksPerCpuSecond / results['always open'][run]!.ticksPerCpuSecond
     rows.push(row)
   }
   summary[mode] = {}
@@ -108,7 +109,9 @@ for (const [mode, figures] of Object.entries(summary)) {
   for (const name of COMPARED) {
     const { medianRatio, middleHalfOfRatios, pass } = figures[name]!
     const spread = middleHalfOfRatios!.map((ratio) => ratio.toFixed(3)).join(' to ')
-    console.log(`${mode}, ${name}: median ratio ${medianRatio!.toFixed(3)}, middle half ${spread} (${pass ? 'pass' : 'FAIL'}: at least ${PASS_RATIO})`)
+    console.log(
+      `${mode}, ${name}: median ratio ${medianRatio!.toFixed(3)}, middle half ${spread} (${pass ? 'pass' : 'FAIL'}: at least ${PASS_RATIO})`,
+    )
   }
 }
 console.log(`written ${writeResult('calendar-cost', { ticks, runs: rows, summary, passRatio: PASS_RATIO })}`)

@@ -61,7 +61,12 @@ export async function timed(ticks: number, work: () => Promise<void>): Promise<T
 }
 
 /** Source → normalise (asking `clock`) → NATS subject → materializer, each side on its own connection. */
-export async function endToEndThroughput(options: { natsUrl: string; ticks: number; clock: MarketClock; logger: Logger }): Promise<Throughput> {
+export async function endToEndThroughput(options: {
+  natsUrl: string
+  ticks: number
+  clock: MarketClock
+  logger: Logger
+}): Promise<Throughput> {
   const { natsUrl, ticks, clock, logger } = options
   const namespace = `b${randomUUID().slice(0, 8)}`
   const metrics = createMetrics()

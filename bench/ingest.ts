@@ -46,7 +46,11 @@ for (let run = 1; run <= runs; run++) {
 }
 printTable(rows)
 const endToEndRates = rows.map((row) => Number(row['end-to-end ticks/s']))
-console.log(`median end-to-end ${Math.round(median(endToEndRates)).toLocaleString('en-US')} ticks/s (target >= 200,000); median share of the raw ceiling ${median(ratios).toFixed(2)}`)
-console.log(`written ${writeResult('ingest', { ticks, runs: rows, medianTicksPerSecond: median(endToEndRates), medianShareOfCeiling: median(ratios) })}`)
+console.log(
+  `median end-to-end ${Math.round(median(endToEndRates)).toLocaleString('en-US')} ticks/s (target >= 200,000); median share of the raw ceiling ${median(ratios).toFixed(2)}`,
+)
+console.log(
+  `written ${writeResult('ingest', { ticks, runs: rows, medianTicksPerSecond: median(endToEndRates), medianShareOfCeiling: median(ratios) })}`,
+)
 await nats.dispose()
 process.exit(0)

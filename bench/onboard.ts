@@ -137,7 +137,9 @@ for (const rate of rates) {
 }
 
 printTable(rows)
-console.log(`result: ${writeResult('onboard', { seconds, relayerConcurrency: Number(args.concurrency), queue: queue.kind, loadAverage: loadavg(), rows })}`)
+console.log(
+  `result: ${writeResult('onboard', { seconds, relayerConcurrency: Number(args.concurrency), queue: queue.kind, loadAverage: loadavg(), rows })}`,
+)
 
 server.close()
 await relayer.stop()

@@ -8,7 +8,11 @@ import { startServiceProcess } from '../test/support/service-process.ts'
 import { median, printTable, writeResult } from './report.ts'
 
 const { values: args } = parseArgs({
-  options: { runs: { type: 'string', default: '3' }, seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '64' } },
+  options: {
+    runs: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '64' },
+  },
 })
 const runs = Number(args.runs)
 const seconds = Number(args.seconds)
@@ -18,7 +22,8 @@ if (spawnSync('wrk', ['--version']).error) {
   console.error('bench:rest needs wrk on the PATH (Debian: apt-get install wrk)')
   process.exit(1)
 }
-const pin = (cpu: number, command: string[]) => (spawnSync('taskset', ['--version']).error ? command : ['taskset', '-c', String(cpu), ...command])
+const pin = (cpu: number, command: string[]) =>
+  spawnSync('taskset', ['--version']).error ? command : ['taskset', '-c', String(cpu), ...command]
 
 interface WrkFigures {
   requestsPerSecond: number
@@ -46,13 +51,17 @@ function runWrk(url: string): WrkFigures {
 
 const servicePort = await freePort()
 const [node, ...serviceArgs] = pin(0, [process.execPath])
-const service = startServiceProcess([], {
-  PORT: String(servicePort),
-  HOST: '127.0.0.1',
-  RATE_LIMITS_ENABLED: 'false',
-  LOG_LEVEL: 'warn',
-  SIM_TICKS_PER_SECOND: '200',
-}, { command: node!, args: serviceArgs })
+const service = startServiceProcess(
+  [],
+  {
+    PORT: String(servicePort),
+    HOST: '127.0.0.1',
+    RATE_LIMITS_ENABLED: 'false',
+    LOG_LEVEL: 'warn',
+    SIM_TICKS_PER_SECOND: '200',
+  },
+  { command: node!, args: serviceArgs },
+)
 const serviceUrl = `http://127.0.0.1:${servicePort}/v1/prices`
 for (let attempt = 0; (await fetch(serviceUrl).catch(() => undefined))?.status !== 200; attempt++) {
   if (attempt > 200) throw new Error('the service did not serve a snapshot')
@@ -60,7 +69,14 @@ for (let attempt = 0; (await fetch(serviceUrl).catch(() => undefined))?.status !
 }
 
 const baselinePort = await freePort()
-const [baselineCommand, ...baselineArgs] = pin(0, [process.execPath, '--import', 'tsx', new URL('./rest-baseline-server.ts', import.meta.url).pathname, serviceUrl, String(baselinePort)])
+const [baselineCommand, ...baselineArgs] = pin(0, [
+  process.execPath,
+  '--import',
+  'tsx',
+  new URL('./rest-baseline-server.ts', import.meta.url).pathname,
+  serviceUrl,
+  String(baselinePort),
+])
 const baseline: ChildProcess = spawn(baselineCommand!, baselineArgs, { stdio: ['ignore', 'pipe', 'inherit'] })
 await new Promise((resolve) => baseline.stdout!.once('data', resolve))
 const baselineUrl = `http://127.0.0.1:${baselinePort}/v1/prices`
@@ -72,11 +88,27 @@ for (let run = 1; run <= runs; run++) {
   const ours = runWrk(serviceUrl)
   const base = runWrk(baselineUrl)
   ratios.push(ours.requestsPerSecond / base.requestsPerSecond)
-  rows.push({ run, server: 'service (uWS)', 'req/s': Math.round(ours.requestsPerSecond), 'p50 ms': ours.p50Ms, 'p99 ms': ours.p99Ms, errors: ours.errors })
-  rows.push({ run, server: 'baseline (node:http)', 'req/s': Math.round(base.requestsPerSecond), 'p50 ms': base.p50Ms, 'p99 ms': base.p99Ms, errors: base.errors })
+  rows.push({
+    run,
+    server: 'service (uWS)',
+    'req/s': Math.round(ours.requestsPerSecond),
+    'p50 ms': ours.p50Ms,
+    'p99 ms': ours.p99Ms,
+    errors: ours.errors,
+  })
+  rows.push({
+    run,
+    server: 'baseline (node:http)',
+    'req/s': Math.round(base.requestsPerSecond),
+    'p50 ms': base.p50Ms,
+    'p99 ms': base.p99Ms,
+    errors: base.errors,
+  })
 }
 printTable(rows)
-console.log(`ratio service / baseline: ${ratios.map((ratio) => ratio.toFixed(1)).join(', ')} (median ${median(ratios).toFixed(1)}x; target >= 5x, p99 < 10 ms)`)
+console.log(
+  `ratio service / baseline: ${ratios.map((ratio) => ratio.toFixed(1)).join(', ')} (median ${median(ratios).toFixed(1)}x; target >= 5x, p99 < 10 ms)`,
+)
 const file = writeResult('rest', { runs: rows, ratios, medianRatio: median(ratios), seconds, connections })
 console.log(`written ${file}`)
 

@@ -9,7 +9,8 @@ export const PUBLISHED_AT_RING = 8192
 export const publishedAtSlot = (pairId: number, seq: number) => pairId * PUBLISHED_AT_RING + (seq % PUBLISHED_AT_RING)
 
 /** Tick latency in microseconds, up to two minutes; the workers' histograms are added up in the main thread. */
-export const latencyHistogram = () => build({ lowestDiscernibleValue: 1, highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: 3 })
+export const latencyHistogram = () =>
+  build({ lowestDiscernibleValue: 1, highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: 3 })
 
 export const publishedAtBuffer = () => new SharedArrayBuffer(PAIRS.length * PUBLISHED_AT_RING * Float64Array.BYTES_PER_ELEMENT)
 

@@ -96,7 +96,12 @@ function open(query: string): Promise<void> {
   const url = new URL(`${input.url}${query}`)
   return new Promise((resolve, reject) => {
     let head: Buffer | undefined = Buffer.alloc(0)
-    const connection: Connection = { socket: undefined as never, reader: new FrameReader(), lastSeq: new Float64Array(PAIRS.length), announced: 0 }
+    const connection: Connection = {
+      socket: undefined as never,
+      reader: new FrameReader(),
+      lastSeq: new Float64Array(PAIRS.length),
+      announced: 0,
+    }
     const onRead = (length: number): boolean => {
       const chunk = readBuffer.subarray(0, length)
       if (!head) {
@@ -126,7 +131,8 @@ parentPort!.on('message', async (command: WorkerCommand) => {
   switch (command.type) {
     case 'connect': {
       const target = Math.round(input.queries.length * command.share)
-      for (let index = connections.length; index < target; index += 50) await Promise.all(input.queries.slice(index, Math.min(index + 50, target)).map(open))
+      for (let index = connections.length; index < target; index += 50)
+        await Promise.all(input.queries.slice(index, Math.min(index + 50, target)).map(open))
       return reply({ type: 'connected', connections: connections.length })
     }
     case 'window':

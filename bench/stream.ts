@@ -18,7 +18,14 @@ import { priceRow, rowBytes } from '../test/support/price-rows.ts'
 import { freePort, startNats } from '../test/support/servers.ts'
 import { startServiceProcess } from '../test/support/service-process.ts'
 import { median, printTable, writeResult } from './report.ts'
-import { latencyHistogram, publishedAtBuffer, publishedAtSlot, type WorkerCommand, type WorkerInput, type WorkerReport } from './stream-load-protocol.ts'
+import {
+  latencyHistogram,
+  publishedAtBuffer,
+  publishedAtSlot,
+  type WorkerCommand,
+  type WorkerInput,
+  type WorkerReport,
+} from './stream-load-protocol.ts'
 
 const { values: args } = parseArgs({
   options: {
@@ -81,17 +88,21 @@ interface ServerUnderTest {
 async function startService(namespace: string): Promise<ServerUnderTest> {
   const port = await freePort()
   const [command, ...launcherArgs] = onCpu0([process.execPath])
-  const service = startServiceProcess(['edge'], {
-    NATS_URL: nats.url,
-    BUS_NAMESPACE: namespace,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    LOG_LEVEL: 'warn',
-    ONBOARDING_ENABLED: 'false',
-    RATE_LIMITS_ENABLED: 'false',
-    STREAM_MAX_CONNECTIONS: '100000',
-    STREAM_MAX_CONNECTIONS_PER_IP: '100000',
-  }, { command: command!, args: launcherArgs })
+  const service = startServiceProcess(
+    ['edge'],
+    {
+      NATS_URL: nats.url,
+      BUS_NAMESPACE: namespace,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      ONBOARDING_ENABLED: 'false',
+      RATE_LIMITS_ENABLED: 'false',
+      STREAM_MAX_CONNECTIONS: '100000',
+      STREAM_MAX_CONNECTIONS_PER_IP: '100000',
+    },
+    { command: command!, args: launcherArgs },
+  )
   await waitForHealthy(`http://127.0.0.1:${port}/healthz`)
   return {
     name: 'service (uWS)',
@@ -274,7 +285,7 @@ class LoadClients {
 /** A reproducible pick of `count` distinct pair ids for each connection. */
 function filteredQueries(connections: number, count: number): string[] {
   let state = 7
-  const random = () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31)
+  const random = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31
   return Array.from({ length: connections }, () => {
     const chosen = new Set<number>()
     while (chosen.size < count) chosen.add(Math.floor(random() * PAIRS.length))
@@ -289,7 +300,12 @@ const rows: Row[] = []
 const scenarios: Record<string, unknown> = {}
 const EVERY_PAIR_ID = PAIRS.map((pair) => pair.id)
 
-async function measureStep(server: ServerUnderTest, load: LoadClients, generator: Generator, step: { clients: number; filter: string; rate: number; pairIds?: readonly number[] }) {
+async function measureStep(
+  server: ServerUnderTest,
+  load: LoadClients,
+  generator: Generator,
+  step: { clients: number; filter: string; rate: number; pairIds?: readonly number[] },
+) {
   const publishing = generator.run(step.rate, warmupMs + measureMs, step.pairIds ?? EVERY_PAIR_ID)
   await sleep(warmupMs)
   await load.window()
@@ -370,7 +386,8 @@ async function pausedScenario(server: ServerUnderTest, load: LoadClients, genera
   const paused = Math.round(clients * PAUSED_SHARE)
   await load.pause(PAUSED_SHARE, clients / workerCount)
   // the paused sockets' kernel buffers fill first, then 1 MB each on the server, where ticks start to drop
-  const gauge = async (name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(await (await fetch(server.metricsUrl!)).text())?.[1] ?? 0)
+  const gauge = async (name: string) =>
+    Number(new RegExp(`^${name} (\\d+)`, 'm').exec(await (await fetch(server.metricsUrl!)).text())?.[1] ?? 0)
   const lagging = () => gauge('venue_stream_lagging_connections')
   for (let second = 0; second < 90 && (await lagging()) < paused; second++) await generator.run(rate, 1000, EVERY_PAIR_ID)
   const during = await measureStep(server, load, generator, { clients, filter: `all, ${paused} not reading`, rate })
@@ -392,7 +409,9 @@ async function pausedScenario(server: ServerUnderTest, load: LoadClients, genera
   }
 }
 
-console.log(`price stream bench: clients ${clientCounts.join(', ')}; offered ticks/s ${rates.join(', ')}; ${measureMs / 1000} s per step after ${warmupMs / 1000} s warm-up`)
+console.log(
+  `price stream bench: clients ${clientCounts.join(', ')}; offered ticks/s ${rates.join(', ')}; ${measureMs / 1000} s per step after ${warmupMs / 1000} s warm-up`,
+)
 try {
   for (const kind of args['no-baseline'] ? ['service' as const] : ['service' as const, 'baseline' as const]) {
     for (const clients of clientCounts) {
@@ -401,7 +420,15 @@ try {
   }
   printTable(rows)
   console.log(JSON.stringify(scenarios, null, 2))
-  const file = writeResult('stream', { rows, scenarios, clientCounts, rates, measureMs, warmupMs, loadAverage: readFileSync('/proc/loadavg', 'utf8').trim() })
+  const file = writeResult('stream', {
+    rows,
+    scenarios,
+    clientCounts,
+    rates,
+    measureMs,
+    warmupMs,
+    loadAverage: readFileSync('/proc/loadavg', 'utf8').trim(),
+  })
   console.log(`written ${file}`)
 } finally {
   await natsConnection.close()

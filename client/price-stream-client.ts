@@ -142,7 +142,8 @@ export class PriceStreamClient extends EventEmitter<PriceStreamEvents> {
     socket.on('close', (code) => {
       if (this.socket !== socket) return
       this.socket = undefined
-      for (const reply of this.replies.splice(0)) reply.reject(new StreamRequestError('disconnected', 'the connection closed before the reply'))
+      for (const reply of this.replies.splice(0))
+        reply.reject(new StreamRequestError('disconnected', 'the connection closed before the reply'))
       if (refusal && !REFUSALS_WORTH_RETRYING.has(refusal.status)) {
         this.emit('error', new Error(`the stream refused the connection with ${refusal.status}`))
         this.closed = true

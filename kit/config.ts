@@ -42,7 +42,12 @@ export const envBool = (fallback: boolean) =>
 export const envList = (fallback: string[] = []) =>
   z
     .string()
-    .transform((text) => text.split(',').map((item) => item.trim()).filter((item) => item !== ''))
+    .transform((text) =>
+      text
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== ''),
+    )
     .optional()
     .transform((value) => value ?? fallback)
 

@@ -11,9 +11,12 @@ export const DecimalString = z.string().regex(/^\d+$/, 'must be a decimal string
 
 export const Uint256String = DecimalString.refine((value) => BigInt(value) <= MAX_UINT256, 'must fit in 256 bits')
 
-export const ChainId = z.union(SUPPORTED_CHAIN_IDS.map((id) => z.literal(id)), {
-  error: `must be one of ${SUPPORTED_CHAIN_IDS.join(', ')}`,
-})
+export const ChainId = z.union(
+  SUPPORTED_CHAIN_IDS.map((id) => z.literal(id)),
+  {
+    error: `must be one of ${SUPPORTED_CHAIN_IDS.join(', ')}`,
+  },
+)
 export type ChainId = z.infer<typeof ChainId>
 
 /** Unix seconds as a decimal string, as the indexed source and the limits endpoint spell them. */

@@ -33,7 +33,7 @@ const json = (description: string, schema: z.ZodType, headers: z.ZodObject = LIM
 const framework = (description: string, headers: z.ZodObject = LIMITED_HEADERS) => json(description, FrameworkError, headers)
 
 const ERRORS = {
-  400: framework('Validation failed: the body carries `issues`, zod\'s raw validation issues'),
+  400: framework("Validation failed: the body carries `issues`, zod's raw validation issues"),
   404: framework('No such resource'),
   429: framework('Rate limit exceeded; the message states the seconds to wait', REFUSED_HEADERS),
   500: framework('Unexpected error'),
@@ -86,7 +86,7 @@ export function buildOpenApiDocument() {
           requestParams: { path: pairPath },
           responses: responses(
             {
-              200: json('The pair\'s row, as in the snapshot', PriceRow),
+              200: json("The pair's row, as in the snapshot", PriceRow),
               404: framework('Unknown pair, or a listed pair without a price; `details.pair` names it'),
               503: json('The feed has delivered no ticks yet', NoTicksYetError, REFUSED_HEADERS),
             },
@@ -101,14 +101,25 @@ export function buildOpenApiDocument() {
           description:
             'Upgrade to a WebSocket. The server sends a `snapshot` frame, then `tick` frames; `gap` when ticks were dropped for this client; `ack` or `error` for each client message. Frames are the `ServerFrame` and `ClientMessage` schemas. Pings every 30 s; shutdown closes with 1001.',
           requestParams: {
-            query: z.object({ pairs: z.string().optional().meta({ description: 'Comma-separated pair symbols; omitted means every asset', example: 'BTC-USD,ETH-USD' }) }),
+            query: z.object({
+              pairs: z
+                .string()
+                .optional()
+                .meta({ description: 'Comma-separated pair symbols; omitted means every asset', example: 'BTC-USD,ETH-USD' }),
+            }),
           },
           responses: {
             101: { description: 'Switching Protocols: the stream is open', headers: COMMON_HEADERS },
             400: framework('Invalid `pairs` query', COMMON_HEADERS),
             403: { description: 'Browser origin not allowed (bare, no body)' },
-            429: framework('Too many connections or upgrades from this address', COMMON_HEADERS.extend({ 'retry-after': seconds('Seconds to wait') })),
-            503: framework('This replica holds its maximum of connections, or is shutting down', COMMON_HEADERS.extend({ 'retry-after': seconds('Seconds to wait') })),
+            429: framework(
+              'Too many connections or upgrades from this address',
+              COMMON_HEADERS.extend({ 'retry-after': seconds('Seconds to wait') }),
+            ),
+            503: framework(
+              'This replica holds its maximum of connections, or is shutting down',
+              COMMON_HEADERS.extend({ 'retry-after': seconds('Seconds to wait') }),
+            ),
           },
         },
       },
@@ -126,7 +137,11 @@ export function buildOpenApiDocument() {
           requestParams: { query: MarketHoursQuery },
           responses: responses(
             {
-              200: json('Schedules and pairs; cache it (Cache-Control, ETag)', MarketHoursResponse, LIMITED_HEADERS.extend({ etag: z.string(), 'cache-control': z.string() })),
+              200: json(
+                'Schedules and pairs; cache it (Cache-Control, ETag)',
+                MarketHoursResponse,
+                LIMITED_HEADERS.extend({ etag: z.string(), 'cache-control': z.string() }),
+              ),
               304: { description: 'Not modified (If-None-Match matched the ETag)', headers: LIMITED_HEADERS },
             },
             [400, 429],
@@ -168,7 +183,10 @@ export function buildOpenApiDocument() {
           summary: 'The price a trade of a given side and notional gets',
           requestParams: { path: pairPath, query: QuoteQuery },
           responses: responses(
-            { 200: json('The quote; `availableNotionalUsd` is 0 for a pair that is not tradeable yet', Quote), 503: framework('No live price for the pair') },
+            {
+              200: json('The quote; `availableNotionalUsd` is 0 for a pair that is not tradeable yet', Quote),
+              503: framework('No live price for the pair'),
+            },
             [400, 404, 429, 502],
           ),
         },
@@ -213,11 +231,18 @@ export function buildOpenApiDocument() {
           responses: responses(
             {
               200: json('The terminal on-chain outcome: `confirmed` or `reverted` (with `reason`)', OnboardResponse),
-              202: json('The deadline passed before the outcome; poll the Location', OnboardPending, LIMITED_HEADERS.extend({ location: z.string(), 'retry-after': seconds('Seconds before polling') })),
+              202: json(
+                'The deadline passed before the outcome; poll the Location',
+                OnboardPending,
+                LIMITED_HEADERS.extend({ location: z.string(), 'retry-after': seconds('Seconds before polling') }),
+              ),
               401: framework('A signature does not match the partner address'),
               403: framework('The partner is not allowlisted'),
               413: framework('The body is larger than the parser limit'),
-              422: json('Simulation found the batch would revert; nothing was sent. `details` holds the decoded reason', FrameworkError.extend({ details: OnboardRejection })),
+              422: json(
+                'Simulation found the batch would revert; nothing was sent. `details` holds the decoded reason',
+                FrameworkError.extend({ details: OnboardRejection }),
+              ),
             },
             [400, 429, 500, 502],
           ),
@@ -229,13 +254,21 @@ export function buildOpenApiDocument() {
           summary: 'The outcome of an onboarding, without waiting',
           requestParams: { path: z.object({ id: OnboardingId }) },
           responses: responses(
-            { 200: json('Terminal outcome', OnboardResponse), 202: json('Still pending', OnboardPending), 422: json('Refused by simulation', FrameworkError.extend({ details: OnboardRejection })) },
+            {
+              200: json('Terminal outcome', OnboardResponse),
+              202: json('Still pending', OnboardPending),
+              422: json('Refused by simulation', FrameworkError.extend({ details: OnboardRejection })),
+            },
             [400, 404, 429, 500],
           ),
         },
       },
       '/v1/openapi.json': {
-        get: { tags: ['Service'], summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1 document', headers: COMMON_HEADERS } } },
+        get: {
+          tags: ['Service'],
+          summary: 'This document',
+          responses: { 200: { description: 'OpenAPI 3.1 document', headers: COMMON_HEADERS } },
+        },
       },
     },
     components: {

@@ -56,7 +56,11 @@ async function postDemoOnboarding(baseUrl: string, deployment: DevnetDeployment,
 
 /** The partner's own transaction: TradingStorage may spend its USDC. */
 async function approveFromWallet(connection: ChainConnection, privateKey: Hex): Promise<void> {
-  const wallet = createWalletClient({ chain: connection.chain, account: privateKeyToAccount(privateKey), transport: connection.rpcTransport })
+  const wallet = createWalletClient({
+    chain: connection.chain,
+    account: privateKeyToAccount(privateKey),
+    transport: connection.rpcTransport,
+  })
   const hash = await wallet.writeContract({
     address: connection.config.contracts.usdc,
     abi: permitUsdcAbi,

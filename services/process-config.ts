@@ -10,7 +10,10 @@ const ProcessEnv = z.object({
   /** NATS servers (comma-separated); the in-process bus when unset */
   NATS_URL: z.string().optional(),
   /** prefixes subjects and buckets, so several environments can share one NATS */
-  BUS_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]*$/).default(''),
+  BUS_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]*$/)
+    .default(''),
   /** Redis for shared rate-limit budgets and the job queue; in-memory when unset */
   REDIS_URL: z.string().optional(),
   /** false: no onboarding (no /v1/onboard, no chains started), e.g. an edge that serves market data only */

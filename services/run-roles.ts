@@ -52,7 +52,13 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
   // the intake (edge) and the relayer share the chains, their clients and the queue
   const onboarding =
     config.ONBOARDING_ENABLED && (roles.includes('edge') || roles.includes('relayer'))
-      ? await openOnboardingResources({ env, redis, namespace: config.BUS_NAMESPACE, logger: log, startEmbeddedChains: options.startEmbeddedChains })
+      ? await openOnboardingResources({
+          env,
+          redis,
+          namespace: config.BUS_NAMESPACE,
+          logger: log,
+          startEmbeddedChains: options.startEmbeddedChains,
+        })
       : undefined
   if (onboarding) stoppers.push(onboarding.close)
   let port: number | undefined

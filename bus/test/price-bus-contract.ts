@@ -42,10 +42,7 @@ export function priceBusContract(t: Test, openPair: () => Promise<BusPair>): voi
     publisher.publishTick('XAU-USD', bytes('{"v":3}'))
     await publisher.flush()
     const latest = await subscriber.readLatest()
-    t.same(
-      Object.fromEntries([...latest].map(([pair, row]) => [pair, text(row)])),
-      { 'ETH-USD': '{"v":2}', 'XAU-USD': '{"v":3}' },
-    )
+    t.same(Object.fromEntries([...latest].map(([pair, row]) => [pair, text(row)])), { 'ETH-USD': '{"v":2}', 'XAU-USD': '{"v":3}' })
   })
 
   t.test('stops delivering after unsubscribe', async (t) => {

@@ -1,27 +1,27 @@
-import { createRequire } from "node:module";
-import type { Logger } from "pino";
-import { ANVIL_MNEMONIC } from "./accounts.ts";
-import { startChildProcess } from "./child-process.ts";
+import { createRequire } from 'node:module'
+import type { Logger } from 'pino'
+import { ANVIL_MNEMONIC } from './accounts.ts'
+import { startChildProcess } from './child-process.ts'
 
 export interface AnvilNode {
-  chainId: number;
-  rpcUrl: string;
-  stop(): Promise<void>;
+  chainId: number
+  rpcUrl: string
+  stop(): Promise<void>
 }
 
-const READY_TIMEOUT_MS = 15_000;
+const READY_TIMEOUT_MS = 15_000
 
 /** Starts an automining anvil for `chainId` on a free port of 127.0.0.1 (the port is chosen by anvil). */
 export async function startAnvil(chainId: number, logger?: Logger): Promise<AnvilNode> {
   const running = await startChildProcess({
     name: `anvil ${chainId}`,
     command: anvilBinaryPath(),
-    args: ["--chain-id", String(chainId), "--host", "127.0.0.1", "--port", "0", "--mnemonic", ANVIL_MNEMONIC],
+    args: ['--chain-id', String(chainId), '--host', '127.0.0.1', '--port', '0', '--mnemonic', ANVIL_MNEMONIC],
     readyLine: /Listening on (127\.0\.0\.1:\d+)/,
     readyTimeoutMs: READY_TIMEOUT_MS,
     logger,
-  });
-  return { chainId, rpcUrl: `http://${running.readyValue}`, stop: running.stop };
+  })
+  return { chainId, rpcUrl: `http://${running.readyValue}`, stop: running.stop }
 }
 
 /**
@@ -29,7 +29,7 @@ export async function startAnvil(chainId: number, logger?: Logger): Promise<Anvi
  * between us and anvil, so signals and the exit status would go through it.
  */
 function anvilBinaryPath(): string {
-  const architecture = process.arch === "x64" ? "amd64" : process.arch;
-  const platformPackage = `@foundry-rs/anvil-${process.platform}-${architecture}`;
-  return createRequire(import.meta.url).resolve(`${platformPackage}/bin/anvil`);
+  const architecture = process.arch === 'x64' ? 'amd64' : process.arch
+  const platformPackage = `@foundry-rs/anvil-${process.platform}-${architecture}`
+  return createRequire(import.meta.url).resolve(`${platformPackage}/bin/anvil`)
 }

@@ -1,12 +1,12 @@
-import { parseAbi } from "viem";
+import { parseAbi } from 'viem'
 
 // Interfaces of the development chain's own test contracts (not the venue's).
 
 /** The devnet's tokens can be minted by anyone, so tests can fund any address. */
-export const mintableTokenAbi = parseAbi(["function mint(address to, uint256 amount)"]);
+export const mintableTokenAbi = parseAbi(['function mint(address to, uint256 amount)'])
 
 export const contractWalletAbi = parseAbi([
-  "function owner() view returns (address)",
-  "function execute(address target, uint256 value, bytes data) payable returns (bytes)",
-  "function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)",
-]);
+  'function owner() view returns (address)',
+  'function execute(address target, uint256 value, bytes data) payable returns (bytes)',
+  'function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)',
+])

@@ -3,8 +3,8 @@
  * the others started is known and can be stopped.
  */
 export async function settleAll<T>(promises: Promise<T>[]): Promise<T[]> {
-  const results = await Promise.allSettled(promises);
-  const failure = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
-  if (failure) throw failure.reason;
-  return results.map((result) => (result as PromiseFulfilledResult<T>).value);
+  const results = await Promise.allSettled(promises)
+  const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected')
+  if (failure) throw failure.reason
+  return results.map((result) => (result as PromiseFulfilledResult<T>).value)
 }

@@ -1,43 +1,43 @@
 // Starts the onboarding devnet and keeps it running until SIGINT or SIGTERM:
 //   npx tsx deploy/devnet/start.ts [--out FILE]
 // Logs go to stderr (LOG_LEVEL, default "info"); stdout gets one summary line once everything is up.
-import { relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
-import { pino } from "pino";
-import { type Devnet, startDevnet, writeDeployment } from "./devnet.ts";
+import { relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { pino } from 'pino'
+import { type Devnet, startDevnet, writeDeployment } from './devnet.ts'
 
-const defaultDeploymentFile = fileURLToPath(new URL("./out/deployment.json", import.meta.url));
-const { values } = parseArgs({ options: { out: { type: "string", default: defaultDeploymentFile } } });
-const deploymentFile = resolve(values.out);
-const logger = pino({ level: process.env.LOG_LEVEL ?? "info" }, pino.destination(2));
+const defaultDeploymentFile = fileURLToPath(new URL('./out/deployment.json', import.meta.url))
+const { values } = parseArgs({ options: { out: { type: 'string', default: defaultDeploymentFile } } })
+const deploymentFile = resolve(values.out)
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination(2))
 
 try {
-  const startedAt = performance.now();
-  const devnet = await startDevnet({ logger });
+  const startedAt = performance.now()
+  const devnet = await startDevnet({ logger })
   await writeDeployment(devnet, deploymentFile).catch(async (error: unknown) => {
-    await devnet.stop();
-    throw error;
-  });
+    await devnet.stop()
+    throw error
+  })
   // Until here, a signal ends this process at once, and the kernel or the exit hook ends the children.
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => void stop(devnet, signal));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void stop(devnet, signal))
   }
-  console.log(summary(devnet, performance.now() - startedAt));
+  console.log(summary(devnet, performance.now() - startedAt))
 } catch (error) {
-  logger.error(error, "the devnet did not start");
-  process.exitCode = 1;
+  logger.error(error, 'the devnet did not start')
+  process.exitCode = 1
 }
 
 async function stop(devnet: Devnet, signal: NodeJS.Signals): Promise<void> {
-  logger.info({ signal }, "stopping the devnet");
-  await devnet.stop();
-  logger.info("devnet stopped");
+  logger.info({ signal }, 'stopping the devnet')
+  await devnet.stop()
+  logger.info('devnet stopped')
 }
 
 function summary(devnet: Devnet, elapsedMs: number): string {
-  const chains = devnet.chains.map((chain) => `${chain.chainId} rpc ${chain.rpcUrl} bundler ${chain.bundlerUrl}`);
-  const relativePath = relative(process.cwd(), deploymentFile);
-  const file = relativePath.startsWith("..") ? deploymentFile : relativePath;
-  return `devnet up in ${(elapsedMs / 1000).toFixed(1)} s: ${chains.join("; ")}; deployment in ${file}; Ctrl-C stops it`;
+  const chains = devnet.chains.map((chain) => `${chain.chainId} rpc ${chain.rpcUrl} bundler ${chain.bundlerUrl}`)
+  const relativePath = relative(process.cwd(), deploymentFile)
+  const file = relativePath.startsWith('..') ? deploymentFile : relativePath
+  return `devnet up in ${(elapsedMs / 1000).toFixed(1)} s: ${chains.join('; ')}; deployment in ${file}; Ctrl-C stops it`
 }

@@ -1,26 +1,25 @@
-import { type Address, getAddress } from "viem";
-import { tradingAbi } from "../../services/venue-contracts/abis.ts";
-import { type DevnetClient, confirmTransaction } from "./clients.ts";
-import type { CompiledContract, CompiledContracts } from "./compile.ts";
-import type { VenueContracts } from "../../services/venue-contracts/deployment-record.ts";
-
+import { type Address, getAddress } from 'viem'
+import { tradingAbi } from '../../services/venue-contracts/abis.ts'
+import { type DevnetClient, confirmTransaction } from './clients.ts'
+import type { CompiledContract, CompiledContracts } from './compile.ts'
+import type { VenueContracts } from '../../services/venue-contracts/deployment-record.ts'
 
 export async function deployVenueContracts(
   client: DevnetClient,
   compiled: CompiledContracts,
   usdcHasPermit: boolean,
 ): Promise<VenueContracts> {
-  const usdc = await deployContract(client, compiled[usdcHasPermit ? "PermitUSDC" : "PlainUSDC"]);
-  const trading = await deployContract(client, compiled.Trading, [usdc]);
+  const usdc = await deployContract(client, compiled[usdcHasPermit ? 'PermitUSDC' : 'PlainUSDC'])
+  const trading = await deployContract(client, compiled.Trading, [usdc])
   // Trading creates its TradingStorage, which therefore knows Trading as the only caller allowed to pull funds.
-  const tradingStorage = await client.readContract({ address: trading, abi: tradingAbi, functionName: "tradingStorage" });
-  const wrapper = await deployContract(client, compiled.VenueAtomicTrading, [trading]);
-  return { trading, tradingStorage, usdc, wrapper };
+  const tradingStorage = await client.readContract({ address: trading, abi: tradingAbi, functionName: 'tradingStorage' })
+  const wrapper = await deployContract(client, compiled.VenueAtomicTrading, [trading])
+  return { trading, tradingStorage, usdc, wrapper }
 }
 
 /** A contract wallet that `owner` controls and that signs by ERC-1271 (see OwnedContractWallet.sol). */
 export function deployContractWallet(client: DevnetClient, compiled: CompiledContracts, owner: Address) {
-  return deployContract(client, compiled.OwnedContractWallet, [owner]);
+  return deployContract(client, compiled.OwnedContractWallet, [owner])
 }
 
 async function deployContract(
@@ -28,8 +27,8 @@ async function deployContract(
   contract: CompiledContract,
   constructorArgs: readonly unknown[] = [],
 ): Promise<Address> {
-  const hash = await client.deployContract({ abi: contract.abi, bytecode: contract.bytecode, args: constructorArgs });
-  const receipt = await confirmTransaction(client, hash, "contract deployment");
-  if (!receipt.contractAddress) throw new Error(`contract deployment ${hash} created no contract`);
-  return getAddress(receipt.contractAddress);
+  const hash = await client.deployContract({ abi: contract.abi, bytecode: contract.bytecode, args: constructorArgs })
+  const receipt = await confirmTransaction(client, hash, 'contract deployment')
+  if (!receipt.contractAddress) throw new Error(`contract deployment ${hash} created no contract`)
+  return getAddress(receipt.contractAddress)
 }

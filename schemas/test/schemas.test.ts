@@ -28,13 +28,19 @@ t.test('pair list: 83 pairs by pairIndex, 53 listed but not tradeable', async (t
   t.same(pairById(53), { id: 53, symbol: 'USD-KRW', base: 'USD', quote: 'KRW', assetClass: 'fx', tradeable: false })
   t.same(pairBySymbol('SPCX-USD')?.id, 82)
   t.equal(pairBySymbol('JP225-JPY')?.quote, 'JPY')
-  t.same(PAIRS.filter((pair) => !pair.tradeable).map((pair) => pair.id), [53])
+  t.same(
+    PAIRS.filter((pair) => !pair.tradeable).map((pair) => pair.id),
+    [53],
+  )
   t.equal(new Set(PAIRS.map((pair) => pair.symbol)).size, 83)
 })
 
 t.test('price row, snapshot and status accept the spec shapes', async (t) => {
   t.ok(PriceRow.safeParse(row).success)
-  t.ok(PriceRow.safeParse({ ...row, schedule: { id: 3, alwaysOpen: false, timezone: 'America/New_York' } }).success, 'schedule may carry extra fields')
+  t.ok(
+    PriceRow.safeParse({ ...row, schedule: { id: 3, alwaysOpen: false, timezone: 'America/New_York' } }).success,
+    'schedule may carry extra fields',
+  )
   t.ok(PriceSnapshot.safeParse({ prices: [row], stale: false, generatedAt: 1_795_000_000_123 }).success)
   t.ok(StatusRecord.safeParse({ status: 'ok', prices: { pairs: 80, stale: false, lastTickAt: 1 }, time: 2 }).success)
 })
@@ -64,9 +70,22 @@ t.test('stream frames in both directions', async (t) => {
 
 t.test('resting order and limits query', async (t) => {
   const order = {
-    id: '1', trader: address, isActive: true, isBuy: false, isDayTrade: false, limitType: 'STOP',
-    openPrice: 3000, stopLossPrice: 0, takeProfitPrice: 0, collateral: 100, notionalInUsd: 1000,
-    notionalInUnits: 0.33, leverage: 10, orderId: '7', initiatedAt: '1795000000', updatedAt: '1795000001',
+    id: '1',
+    trader: address,
+    isActive: true,
+    isBuy: false,
+    isDayTrade: false,
+    limitType: 'STOP',
+    openPrice: 3000,
+    stopLossPrice: 0,
+    takeProfitPrice: 0,
+    collateral: 100,
+    notionalInUsd: 1000,
+    notionalInUnits: 0.33,
+    leverage: 10,
+    orderId: '7',
+    initiatedAt: '1795000000',
+    updatedAt: '1795000001',
     pair: { id: '1', from: 'ETH', to: 'USD' },
   }
   t.ok(RestingOrder.safeParse(order).success)
@@ -74,7 +93,11 @@ t.test('resting order and limits query', async (t) => {
   t.notOk(RestingOrder.safeParse({ ...order, initiatedAt: 1795000000 }).success, 'initiatedAt is a decimal string')
   t.same(LimitsQuery.parse({ trader: address }), { trader: address, chainId: 42161, first: 100, skip: 0 })
   t.same(LimitsQuery.parse({ trader: address, chainId: '421614', first: '1000', skip: '5000', since: '17' }), {
-    trader: address, chainId: 421614, first: 1000, skip: 5000, since: 17,
+    trader: address,
+    chainId: 421614,
+    first: 1000,
+    skip: 5000,
+    since: 17,
   })
   for (const [name, query] of Object.entries({
     'first 0': { trader: address, first: '0' },
@@ -86,7 +109,8 @@ t.test('resting order and limits query', async (t) => {
     'address without 0x': { trader: 'a'.repeat(42) },
     'missing trader': {},
     'unknown parameter': { trader: address, page: '2' },
-  })) t.notOk(LimitsQuery.safeParse(query).success, name)
+  }))
+    t.notOk(LimitsQuery.safeParse(query).success, name)
 })
 
 t.test('onboarding request, state and response', async (t) => {
@@ -94,7 +118,10 @@ t.test('onboarding request, state and response', async (t) => {
   const permit = { value: (2n ** 256n - 1n).toString(), nonce: '0', deadline: '1795001800', signature: '0x' + 'cd'.repeat(65) }
   t.ok(OnboardRequest.safeParse({ chainId: 42161, partner: address, delegation, permit }).success)
   t.ok(OnboardRequest.safeParse({ chainId: 421614, partner: address, delegation }).success)
-  t.ok(OnboardRequest.safeParse({ chainId: 42161, partner: address, permit: { ...permit, signature: '0x' + '00'.repeat(200) } }).success, 'contract-wallet permit bytes')
+  t.ok(
+    OnboardRequest.safeParse({ chainId: 42161, partner: address, permit: { ...permit, signature: '0x' + '00'.repeat(200) } }).success,
+    'contract-wallet permit bytes',
+  )
   for (const [name, body] of Object.entries({
     'neither part': { chainId: 42161, partner: address },
     'unknown chain': { chainId: 1, partner: address, delegation },
@@ -106,7 +133,8 @@ t.test('onboarding request, state and response', async (t) => {
     'odd-length permit signature': { chainId: 42161, partner: address, permit: { ...permit, signature: '0xabc' } },
     'bad partner': { chainId: 42161, partner: '0x123', delegation },
     'missing delegation field': { chainId: 42161, partner: address, delegation: { delegate: address, nonce: '0', expiry: '1' } },
-  })) t.notOk(OnboardRequest.safeParse(body).success, name)
+  }))
+    t.notOk(OnboardRequest.safeParse(body).success, name)
   t.ok(OnboardingState.safeParse({ onboarded: false, missing: ['allowance'], delegate: address, allowance: '0' }).success)
   t.notOk(OnboardingState.safeParse({ onboarded: false, missing: ['gas'], delegate: address, allowance: '0' }).success)
   const hash = '0x' + '1'.repeat(64)

@@ -14,7 +14,10 @@ const CandlesEnv = z.object({
   /** prefix of the candle keys in Redis */
   CANDLES_KEY_PREFIX: z.string().min(1).default('candles'),
   /** the NATS queue group of the candle writers: each tick is folded by one of them */
-  CANDLES_QUEUE_GROUP: z.string().regex(/^[A-Za-z0-9_.-]+$/).default('candle-writers'),
+  CANDLES_QUEUE_GROUP: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/)
+    .default('candle-writers'),
 })
 
 export type CandlesConfig = z.infer<typeof CandlesEnv>

@@ -72,7 +72,15 @@ function encodeCandle(candle: Candle): number[] {
 }
 
 function decodeCandle(member: string): Candle {
-  const [time, open, openAt, high, low, close, closeAt] = member.split('|').map(Number) as [number, number, number, number, number, number, number]
+  const [time, open, openAt, high, low, close, closeAt] = member.split('|').map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
   return { time, open, openAt, high, low, close, closeAt }
 }
 

@@ -24,7 +24,10 @@ const DepthParametersFile = z.strictObject({
   /** overrides by pair symbol */
   pairs: z
     .record(z.string(), Parameters)
-    .refine((overrides) => Object.keys(overrides).every((symbol) => pairBySymbol(symbol)), 'keys must be listed pair symbols, such as BTC-USD'),
+    .refine(
+      (overrides) => Object.keys(overrides).every((symbol) => pairBySymbol(symbol)),
+      'keys must be listed pair symbols, such as BTC-USD',
+    ),
 })
 export type DepthParameters = z.infer<typeof DepthParametersFile>
 

@@ -37,13 +37,20 @@ export async function startEdgeFeatures(deps: {
   const indexerSettings = indexerConfig(deps.env)
   const standin = indexerSettings.urls ? undefined : await startIndexerStandin()
   const urls = indexerSettings.urls ?? { 42161: standin!.url(42161), 421614: standin!.url(421614) }
-  log.info({ urls }, standin ? 'indexed source: embedded stand-in (set INDEXER_URL_42161 and INDEXER_URL_421614)' : 'indexed source configured')
+  log.info(
+    { urls },
+    standin ? 'indexed source: embedded stand-in (set INDEXER_URL_42161 and INDEXER_URL_421614)' : 'indexed source configured',
+  )
   const indexer = createIndexerClient({ ...indexerSettings, urls }, { logger: log, metrics: deps.metrics })
 
   // with Redis the edges share one store and split the ticks (queue group); without it each edge folds
   // every tick into its own memory
   const candles = candlesConfig(deps.env)
-  const candleStore = createCandleStore({ redis: deps.redis, keyPrefix: candles.CANDLES_KEY_PREFIX, keepPerResolution: candles.CANDLES_KEEP_PER_RESOLUTION })
+  const candleStore = createCandleStore({
+    redis: deps.redis,
+    keyPrefix: candles.CANDLES_KEY_PREFIX,
+    keepPerResolution: candles.CANDLES_KEEP_PER_RESOLUTION,
+  })
   const candleWriter = startCandleWriter({
     bus: deps.bus,
     store: candleStore,

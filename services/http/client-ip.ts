@@ -21,7 +21,10 @@ export function clientIpResolver(trustedProxies: string[]): (peer: string, forwa
   return (peer, forwardedFor) => {
     const client = normaliseIp(peer)
     if (trustedProxies.length === 0 || !forwardedFor || !isTrusted(client)) return client
-    const hops = forwardedFor.split(',').map((hop) => normaliseIp(hop.trim())).filter((hop) => isIP(hop) !== 0)
+    const hops = forwardedFor
+      .split(',')
+      .map((hop) => normaliseIp(hop.trim()))
+      .filter((hop) => isIP(hop) !== 0)
     for (let index = hops.length - 1; index >= 0; index--) if (!isTrusted(hops[index]!)) return hops[index]!
     return hops[0] ?? client
   }

@@ -98,7 +98,11 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     const route = routesByPath.get(pattern)?.get(method)
     if (!route) {
       const allowed = [...(routesByPath.get(pattern)?.keys() ?? [])].join(', ')
-      return sendError(res, exchange, new ServiceError('method_not_allowed', `${method} is not allowed here; use ${allowed}`, { details: { allow: allowed } }))
+      return sendError(
+        res,
+        exchange,
+        new ServiceError('method_not_allowed', `${method} is not allowed here; use ${allowed}`, { details: { allow: allowed } }),
+      )
     }
     const headers: Record<string, string> = {}
     req.forEach((name, value) => (headers[name] = value))
@@ -167,7 +171,10 @@ interface Exchange {
 const EMPTY_BODY = Buffer.alloc(0)
 
 function paramNames(pattern: string): string[] {
-  return pattern.split('/').filter((segment) => segment.startsWith(':')).map((segment) => segment.slice(1))
+  return pattern
+    .split('/')
+    .filter((segment) => segment.startsWith(':'))
+    .map((segment) => segment.slice(1))
 }
 
 function writeRateLimitHeaders(res: HttpResponse, limit: RateLimitDecision) {
@@ -186,7 +193,8 @@ function allowHeader(error: unknown): { headers?: Record<string, string> } {
 
 /** Reads the whole body, refusing with 413 as soon as it is known to exceed the limit. */
 function readBody(res: HttpResponse, exchange: Exchange, limitBytes: number, headers: Record<string, string>): Promise<Buffer> {
-  const tooLarge = () => new ServiceError('payload_too_large', `request body is larger than ${limitBytes} bytes`, { details: { limitBytes } })
+  const tooLarge = () =>
+    new ServiceError('payload_too_large', `request body is larger than ${limitBytes} bytes`, { details: { limitBytes } })
   const declared = Number(headers['content-length'] ?? 0)
   if (declared > limitBytes) return Promise.reject(tooLarge())
   return new Promise((resolve, reject) => {

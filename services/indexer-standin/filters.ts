@@ -11,7 +11,14 @@ export type Where = Readonly<Record<string, unknown>>
 type Operator = 'equals' | 'not' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'notIn'
 
 const SUFFIXES: Readonly<Record<Operator, string>> = {
-  equals: '', not: '_not', gt: '_gt', gte: '_gte', lt: '_lt', lte: '_lte', in: '_in', notIn: '_not_in',
+  equals: '',
+  not: '_not',
+  gt: '_gt',
+  gte: '_gte',
+  lt: '_lt',
+  lte: '_lte',
+  in: '_in',
+  notIn: '_not_in',
 }
 const ALL_OPERATORS = Object.keys(SUFFIXES) as Operator[]
 const BOOLEAN_OPERATORS: readonly Operator[] = ['equals', 'not', 'in', 'notIn']

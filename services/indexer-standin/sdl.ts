@@ -19,7 +19,10 @@ export function subgraphSdl(): string {
 }
 
 function objectType(spec: EntitySpec): string {
-  return block(`type ${spec.name}`, Object.entries(spec.fields).map(([field, fieldType]) => `${field}: ${fieldType}`))
+  return block(
+    `type ${spec.name}`,
+    Object.entries(spec.fields).map(([field, fieldType]) => `${field}: ${fieldType}`),
+  )
 }
 
 function filterInput(spec: EntitySpec): string {

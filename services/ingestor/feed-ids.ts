@@ -112,9 +112,7 @@ export const FEED_IDS: readonly FeedIdEntry[] = PAIRS.map(({ symbol }) => {
 })
 
 /** Pairs whose feed id is a real upstream feed, in pair-id order. */
-export const UPSTREAM_PAIRS: readonly string[] = FEED_IDS.filter((entry) => entry.source === 'pyth').map(
-  (entry) => entry.pair,
-)
+export const UPSTREAM_PAIRS: readonly string[] = FEED_IDS.filter((entry) => entry.source === 'pyth').map((entry) => entry.pair)
 
 /** Canonical spelling of a feed id: lowercase with 0x. Hermes sends ids without the prefix. */
 export function normalizeFeedId(id: string): string {

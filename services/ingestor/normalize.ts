@@ -41,4 +41,3 @@ export function normaliseQuote(quote: UpstreamQuote, clock: MarketClock, nowMs: 
     },
   }
 }
-

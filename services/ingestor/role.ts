@@ -24,7 +24,10 @@ export function startIngestorRole(deps: IngestorRoleDeps): Ingestor {
   const logger = deps.logger.child({ role: 'ingestor' })
   const clock = calendarMarketClock()
   const source = feedSource(config, clock, logger)
-  logger.info({ source: source.name }, source.name === 'simulator' ? 'feed: embedded simulator (set FEED_SOURCE for a real feed)' : 'feed source selected')
+  logger.info(
+    { source: source.name },
+    source.name === 'simulator' ? 'feed: embedded simulator (set FEED_SOURCE for a real feed)' : 'feed source selected',
+  )
   return startIngestor({ source, bus: deps.bus, clock, logger, metrics: deps.metrics })
 }
 

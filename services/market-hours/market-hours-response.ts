@@ -3,7 +3,13 @@
 
 import { DateTime } from 'luxon'
 import { ServiceError } from '../../kit/errors.ts'
-import type { MarketHoursPair, MarketHoursQuery, MarketHoursResponse, MarketHoursSchedule, PairMarketState } from '../../schemas/market-hours.ts'
+import type {
+  MarketHoursPair,
+  MarketHoursQuery,
+  MarketHoursResponse,
+  MarketHoursSchedule,
+  PairMarketState,
+} from '../../schemas/market-hours.ts'
 import { PAIRS, pairBySymbol, type Pair } from '../../schemas/pairs.ts'
 import { evaluateAt, MARKET_HOURS_SCHEDULES, MarketHoursHorizonError, PAIR_SCHEDULE_IDS } from './market-hours.ts'
 
@@ -19,7 +25,13 @@ export function describeMarketHours(query: MarketHoursQuery): MarketHoursRespons
   const usedScheduleIds = new Set(pairs.map((entry) => entry.scheduleId))
   const schedules = MARKET_HOURS_SCHEDULES.filter((schedule) => usedScheduleIds.has(schedule.id)).map(
     ({ id, name, alwaysOpen, timezone, openingHours, validFrom, validThrough }): MarketHoursSchedule => ({
-      id, name, alwaysOpen, timezone, openingHours, validFrom, validThrough,
+      id,
+      name,
+      alwaysOpen,
+      timezone,
+      openingHours,
+      validFrom,
+      validThrough,
     }),
   )
   return { ...(query.at !== undefined && { at: query.at }), schedules, pairs }

@@ -4,12 +4,7 @@
 import { DateTime } from 'luxon'
 import { PAIRS } from '../../schemas/pairs.ts'
 import { parseSchedule } from './schedule-format.ts'
-import {
-  SCHEDULE_BY_ASSET_CLASS,
-  SCHEDULE_BY_SYMBOL,
-  SCHEDULE_DEFINITIONS,
-  type ScheduleDefinition,
-} from './schedule-data.ts'
+import { SCHEDULE_BY_ASSET_CLASS, SCHEDULE_BY_SYMBOL, SCHEDULE_DEFINITIONS, type ScheduleDefinition } from './schedule-data.ts'
 
 export interface MarketHoursSchedule {
   readonly id: number

@@ -49,7 +49,8 @@ export function buildTimeline(scheduleName: string, schedule: ParsedSchedule, co
   if (coverage === null) throw new Error(`${scheduleName}: a schedule with closed hours needs dates it covers`)
   const { sessions, answersFrom } = knownSessions(schedule, coverage)
   const segments = segmentsOf(sessions, answersFrom)
-  if (segments.length === 0) throw new Error(`${scheduleName}: no complete trading session between ${coverage.from} and ${coverage.through}`)
+  if (segments.length === 0)
+    throw new Error(`${scheduleName}: no complete trading session between ${coverage.from} and ${coverage.through}`)
   return { scheduleName, segments }
 }
 
@@ -91,9 +92,7 @@ function knownSessions(schedule: ParsedSchedule, coverage: Coverage): { sessions
 }
 
 function hoursOn(schedule: ParsedSchedule, day: LocalDay): DayHours {
-  return (
-    schedule.datedHolidays.get(day.isoDate) ?? schedule.yearlyHolidays.get(day.monthDay) ?? schedule.weekly[day.weekdayIndex]
-  )
+  return schedule.datedHolidays.get(day.isoDate) ?? schedule.yearlyHolidays.get(day.monthDay) ?? schedule.weekly[day.weekdayIndex]
 }
 
 interface FlagState {

@@ -86,8 +86,8 @@ function chainEnvSchema(chainId: ChainId) {
 
 /** Every supported chain with at least one CHAIN_<id>_* variable set; all its required ones must be. */
 export function chainConfigsFromEnv(env: Env): ChainConfig[] {
-  return SUPPORTED_CHAIN_IDS.filter((chainId) => Object.keys(env).some((key) => key.startsWith(`CHAIN_${chainId}_`))).map(
-    (chainId) => parseEnv(chainEnvSchema(chainId), env, `chain ${chainId}`),
+  return SUPPORTED_CHAIN_IDS.filter((chainId) => Object.keys(env).some((key) => key.startsWith(`CHAIN_${chainId}_`))).map((chainId) =>
+    parseEnv(chainEnvSchema(chainId), env, `chain ${chainId}`),
   )
 }
 

@@ -25,8 +25,14 @@ export async function openOnboardingResources(options: {
   const clients = createChainClients(setup.config.chains)
   const queue = createOnboardingQueue({ redis: options.redis, namespace: options.namespace || undefined, logger: options.logger })
   options.logger.info(
-    { chains: setup.config.chains.map((chain) => chain.chainId), source: setup.source, queue: options.redis ? 'BullMQ on Redis' : 'embedded (in-process)' },
-    setup.source === 'embedded devnet' ? 'onboarding: embedded development chains (set CHAIN_<id>_* or DEPLOYMENT_FILE)' : 'onboarding chains configured',
+    {
+      chains: setup.config.chains.map((chain) => chain.chainId),
+      source: setup.source,
+      queue: options.redis ? 'BullMQ on Redis' : 'embedded (in-process)',
+    },
+    setup.source === 'embedded devnet'
+      ? 'onboarding: embedded development chains (set CHAIN_<id>_* or DEPLOYMENT_FILE)'
+      : 'onboarding chains configured',
   )
   return {
     setup,

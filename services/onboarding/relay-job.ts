@@ -45,7 +45,12 @@ export function onboardingJobId(request: OnboardRequest): string {
   const canonical = [
     request.chainId,
     request.partner.toLowerCase(),
-    delegation && [delegation.delegate.toLowerCase(), number(delegation.nonce), number(delegation.expiry), delegation.signature.toLowerCase()],
+    delegation && [
+      delegation.delegate.toLowerCase(),
+      number(delegation.nonce),
+      number(delegation.expiry),
+      delegation.signature.toLowerCase(),
+    ],
     permit && [number(permit.value), number(permit.nonce), number(permit.deadline), permit.signature.toLowerCase()],
   ]
   return keccak256(stringToHex(JSON.stringify(canonical)))

@@ -78,10 +78,17 @@ async function walletAccepts(client: PublicClient, wallet: Address, hash: Hex, s
   const code = await onChain('read the partner code', () => client.getCode({ address: wallet }))
   if (!code || code === '0x') return false
   try {
-    const answer = await client.readContract({ address: wallet, abi: erc1271Abi, functionName: 'isValidSignature', args: [hash, signature] })
+    const answer = await client.readContract({
+      address: wallet,
+      abi: erc1271Abi,
+      functionName: 'isValidSignature',
+      args: [hash, signature],
+    })
     return answer === ERC1271_MAGIC_VALUE
   } catch (error) {
-    const refused = error instanceof BaseError && error.walk((cause) => cause instanceof ContractFunctionRevertedError || cause instanceof ContractFunctionZeroDataError)
+    const refused =
+      error instanceof BaseError &&
+      error.walk((cause) => cause instanceof ContractFunctionRevertedError || cause instanceof ContractFunctionZeroDataError)
     if (refused) return false
     throw chainUnreachable('ask the partner wallet', error)
   }

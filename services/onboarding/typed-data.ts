@@ -28,10 +28,7 @@ interface VenueChain {
 }
 
 /** Verified by Trading, for the wrapper as delegate. */
-export function delegationTypedData(
-  chain: VenueChain,
-  message: { delegator: Address; delegate: Address; nonce: bigint; expiry: bigint },
-) {
+export function delegationTypedData(chain: VenueChain, message: { delegator: Address; delegate: Address; nonce: bigint; expiry: bigint }) {
   return {
     domain: { name: 'Venue', version: '1', chainId: chain.chainId, verifyingContract: chain.contracts.trading },
     types: venueDelegationTypes,

@@ -51,11 +51,7 @@ function walletListRoute<Params extends WalletParams>(
 }
 
 /** The wallet-list envelope (spec 2.4): `{ trader, chainId, first, skip, count, <key> }`; addresses lowercase. */
-function walletList(
-  params: WalletParams,
-  key: 'limits' | 'trades' | 'orders',
-  records: unknown[],
-): Reply {
+function walletList(params: WalletParams, key: 'limits' | 'trades' | 'orders', records: unknown[]): Reply {
   const { trader, chainId, first, skip } = params
   return jsonReply(200, { trader: trader.toLowerCase(), chainId, first, skip, count: records.length, [key]: records })
 }

@@ -38,7 +38,9 @@ export function startRelayer({ config, chains, clients, queue, logger, metrics }
     if (!connection) throw new Error(`no chain clients for configured chain ${chain.chainId}`)
     const open = memoizeSuccess(() => openChainRelayer(connection, config, log))
     relayers.set(chain.chainId, open)
-    open().catch((error: unknown) => log.warn({ chainId: chain.chainId, error: describeError(error) }, 'relayer smart account not ready yet'))
+    open().catch((error: unknown) =>
+      log.warn({ chainId: chain.chainId, error: describeError(error) }, 'relayer smart account not ready yet'),
+    )
   }
 
   const handle = async (job: RunningJob<RelayJobData>): Promise<RelayJobResult> => {

@@ -58,9 +58,13 @@ function refuseQuery(query: URLSearchParams) {
 
 /** Spec 7: 503 in the framework shape plus `stale: true`; the client retries. */
 function noTicksYet() {
-  return jsonReply(503, {
-    error: STATUS_CODES[503],
-    message: 'the feed has delivered no ticks yet; retry shortly',
-    stale: true,
-  }, { 'retry-after': '1' })
+  return jsonReply(
+    503,
+    {
+      error: STATUS_CODES[503],
+      message: 'the feed has delivered no ticks yet; retry shortly',
+      stale: true,
+    },
+    { 'retry-after': '1' },
+  )
 }

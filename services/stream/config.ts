@@ -10,7 +10,12 @@ export const StreamEnv = z.object({
   STREAM_UPGRADES_PER_IP_PER_MINUTE: envInt(60).pipe(z.number().int().positive()),
   STREAM_MESSAGES_PER_SOCKET_PER_MINUTE: envInt(120).pipe(z.number().int().positive()),
   /** above this many bytes buffered for a client, its ticks are dropped and reported in a `gap` */
-  STREAM_SLOW_CLIENT_BYTES: envInt(1024 * 1024).pipe(z.number().int().min(16 * 1024)),
+  STREAM_SLOW_CLIENT_BYTES: envInt(1024 * 1024).pipe(
+    z
+      .number()
+      .int()
+      .min(16 * 1024),
+  ),
   STREAM_PING_INTERVAL_MS: envInt(30_000).pipe(z.number().int().positive()),
   /** how long the fan-out may hold the event loop in one turn before later ticks wait and conflate */
   STREAM_FANOUT_SLICE_MS: envInt(20).pipe(z.number().int().nonnegative()),

@@ -48,7 +48,12 @@ export class Delivery {
   constructor(private readonly options: DeliveryOptions) {
     this.scanEveryBytes = Math.floor(options.slowClientBytes / 8)
     const frames = options.metrics.streamFrames
-    this.sentFrames = { snapshot: frames.labels('snapshot'), tick: frames.labels('tick'), gap: frames.labels('gap'), reply: frames.labels('reply') }
+    this.sentFrames = {
+      snapshot: frames.labels('snapshot'),
+      tick: frames.labels('tick'),
+      gap: frames.labels('gap'),
+      reply: frames.labels('reply'),
+    }
   }
 
   get size(): number {

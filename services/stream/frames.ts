@@ -46,11 +46,7 @@ export function snapshotFrame(published: PublishedTicks, filter: PairFilter): Bu
     if (row) rows.push(row, COMMA)
   }
   rows.pop()
-  return Buffer.concat([
-    Buffer.from(`{"type":"snapshot","seq":{${baselines.join(',')}},"data":[`),
-    ...rows,
-    SNAPSHOT_TAIL,
-  ])
+  return Buffer.concat([Buffer.from(`{"type":"snapshot","seq":{${baselines.join(',')}},"data":[`), ...rows, SNAPSHOT_TAIL])
 }
 
 const COMMA = Buffer.from(',')

@@ -25,7 +25,6 @@ export const STREAM_PATH = '/v1/prices/stream'
 const MAX_CLIENT_MESSAGE_BYTES = 4 * 1024
 const MESSAGE_WINDOW_MS = 60_000
 
-
 export interface PriceStreamOptions {
   app: TemplatedApp
   materializer: Materializer
@@ -113,7 +112,10 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       const extensions = req.getHeader('sec-websocket-extensions')
       const origin = req.getHeader('origin') || undefined
       const query = req.getQuery() ?? ''
-      const ip = options.resolveClientIp(Buffer.from(res.getRemoteAddressAsText()).toString(), req.getHeader('x-forwarded-for') || undefined)
+      const ip = options.resolveClientIp(
+        Buffer.from(res.getRemoteAddressAsText()).toString(),
+        req.getHeader('x-forwarded-for') || undefined,
+      )
       if (!gate.originAllowed(origin)) {
         refused('origin', ip)
         return respond(res, requestId, 403, {})
@@ -149,7 +151,8 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
         },
         (error: unknown) => {
           log.error({ err: error, requestId }, 'stream upgrade failed')
-          if (!aborted) res.cork(() => respond(res, requestId, 500, {}, JSON.stringify({ error: STATUS_CODES[500], message: 'unexpected error' })))
+          if (!aborted)
+            res.cork(() => respond(res, requestId, 500, {}, JSON.stringify({ error: STATUS_CODES[500], message: 'unexpected error' })))
         },
       )
     },
@@ -160,7 +163,10 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       if (opening.size === 0) setImmediate(startOpening)
       opening.add(connection)
       countConnections()
-      log.debug({ requestId: connection.requestId, ip: connection.ip, pairCount: connection.filter?.size ?? 'all' }, 'stream connection opened')
+      log.debug(
+        { requestId: connection.requestId, ip: connection.ip, pairCount: connection.filter?.size ?? 'all' },
+        'stream connection opened',
+      )
     },
 
     message(socket, message, isBinary) {
@@ -212,7 +218,12 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       {
         method: 'GET',
         path: STREAM_PATH,
-        handle: () => jsonReply(426, { error: STATUS_CODES[426], message: 'this is a WebSocket endpoint: connect with a WebSocket client' }, { upgrade: 'websocket' }),
+        handle: () =>
+          jsonReply(
+            426,
+            { error: STATUS_CODES[426], message: 'this is a WebSocket endpoint: connect with a WebSocket client' },
+            { upgrade: 'websocket' },
+          ),
       },
     ],
     async stop() {

@@ -5,7 +5,13 @@ import type { PairFilter } from './pair-filter.ts'
 const PairList = z
   .string()
   .transform((text) => text.split(','))
-  .pipe(z.array(z.string().refine((symbol) => pairBySymbol(symbol) !== undefined, { error: (issue) => `"${issue.input}" is not a listed pair symbol` })))
+  .pipe(
+    z.array(
+      z
+        .string()
+        .refine((symbol) => pairBySymbol(symbol) !== undefined, { error: (issue) => `"${issue.input}" is not a listed pair symbol` }),
+    ),
+  )
 
 /** The query of `WS /v1/prices/stream`: `pairs` (comma-separated symbols) or nothing; anything else is refused. */
 const StreamQuery = z.strictObject({ pairs: PairList.optional() })

@@ -14,13 +14,7 @@ export interface UpgradeGateOptions {
   rateLimitsEnabled: boolean
 }
 
-export type RejectionReason =
-  | 'origin'
-  | 'upgrade_rate'
-  | 'invalid_query'
-  | 'ip_connections'
-  | 'total_connections'
-  | 'shutting_down'
+export type RejectionReason = 'origin' | 'upgrade_rate' | 'invalid_query' | 'ip_connections' | 'total_connections' | 'shutting_down'
 
 export type Admission =
   | { admitted: true; filter: PairFilter; headers: Record<string, string> }
@@ -60,10 +54,16 @@ export class UpgradeGate {
     const headers = budget?.headers ?? {}
     if (this.closed) return this.refuse('shutting_down', 503, headers, 'this replica is shutting down', {})
     if (budget && !budget.allowed) {
-      return this.refuse('upgrade_rate', 429, headers, `too many stream upgrades from this address (${this.options.upgradesPerIpPerMinute} per minute)`, {
-        retryAfterSeconds: budget.resetSeconds,
-        limit: { upgradesPerIpPerMinute: this.options.upgradesPerIpPerMinute },
-      })
+      return this.refuse(
+        'upgrade_rate',
+        429,
+        headers,
+        `too many stream upgrades from this address (${this.options.upgradesPerIpPerMinute} per minute)`,
+        {
+          retryAfterSeconds: budget.resetSeconds,
+          limit: { upgradesPerIpPerMinute: this.options.upgradesPerIpPerMinute },
+        },
+      )
     }
     const parsed = parseStreamQuery(query)
     if (!parsed.ok) {
@@ -72,14 +72,26 @@ export class UpgradeGate {
     }
     const fromIp = this.connectionsByIp.get(ip) ?? 0
     if (fromIp >= this.options.maxConnectionsPerIp) {
-      return this.refuse('ip_connections', 429, headers, `too many open stream connections from this address (${this.options.maxConnectionsPerIp})`, {
-        limit: { connectionsPerIp: this.options.maxConnectionsPerIp },
-      })
+      return this.refuse(
+        'ip_connections',
+        429,
+        headers,
+        `too many open stream connections from this address (${this.options.maxConnectionsPerIp})`,
+        {
+          limit: { connectionsPerIp: this.options.maxConnectionsPerIp },
+        },
+      )
     }
     if (this.connections >= this.options.maxConnections) {
-      return this.refuse('total_connections', 503, headers, `this replica holds its maximum of ${this.options.maxConnections} stream connections`, {
-        limit: { connections: this.options.maxConnections },
-      })
+      return this.refuse(
+        'total_connections',
+        503,
+        headers,
+        `this replica holds its maximum of ${this.options.maxConnections} stream connections`,
+        {
+          limit: { connections: this.options.maxConnections },
+        },
+      )
     }
     this.connectionsByIp.set(ip, fromIp + 1)
     this.connections++
@@ -129,6 +141,12 @@ export class UpgradeGate {
       message: `${what}: retry in ${retryAfterSeconds} seconds`,
       details: { ...details, retryAfterSeconds },
     }
-    return { admitted: false, reason, status, headers: { ...headers, 'retry-after': String(retryAfterSeconds) }, body: JSON.stringify(body) }
+    return {
+      admitted: false,
+      reason,
+      status,
+      headers: { ...headers, 'retry-after': String(retryAfterSeconds) },
+      body: JSON.stringify(body),
+    }
   }
 }

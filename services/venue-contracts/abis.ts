@@ -1,47 +1,44 @@
-import { erc20Abi, parseAbi } from "viem";
+import { erc20Abi, parseAbi } from 'viem'
 
 // The parts of the venue's contracts that onboarding uses, as a relayer would declare them (typed for viem).
 // The development chain (deploy/devnet) deploys contracts compiled from its Solidity sources; its test checks
 // that these ABIs match them.
 
 export const tradingAbi = parseAbi([
-  "function delegatableNonces(address trader) view returns (uint256)",
-  "function delegations(address trader) view returns (address)",
-  "function setDelegate(address delegate)",
-  "function removeDelegate()",
-  "function setDelegateWithSignature(address delegator, address delegate, uint256 nonce, uint256 expiry, uint8 v, bytes32 r, bytes32 s)",
-  "function tradingStorage() view returns (address)",
-  "event DelegateSet(address indexed delegator, address indexed delegate, uint256 nonce)",
-  "event DelegateRemoved(address indexed delegator, address indexed previousDelegate, uint256 nonce)",
-  "error DelegationExpired(uint256 expiry, uint256 blockTimestamp)",
-  "error InvalidNonce(uint256 expected, uint256 provided)",
-  "error InvalidSignature()",
-  "error ZeroDelegate()",
-  "error NotTraderOrDelegate(address caller, address trader)",
-]);
+  'function delegatableNonces(address trader) view returns (uint256)',
+  'function delegations(address trader) view returns (address)',
+  'function setDelegate(address delegate)',
+  'function removeDelegate()',
+  'function setDelegateWithSignature(address delegator, address delegate, uint256 nonce, uint256 expiry, uint8 v, bytes32 r, bytes32 s)',
+  'function tradingStorage() view returns (address)',
+  'event DelegateSet(address indexed delegator, address indexed delegate, uint256 nonce)',
+  'event DelegateRemoved(address indexed delegator, address indexed previousDelegate, uint256 nonce)',
+  'error DelegationExpired(uint256 expiry, uint256 blockTimestamp)',
+  'error InvalidNonce(uint256 expected, uint256 provided)',
+  'error InvalidSignature()',
+  'error ZeroDelegate()',
+  'error NotTraderOrDelegate(address caller, address trader)',
+])
 
 /** USDC as on chain 42161: ERC-20 plus ERC-2612 with FiatToken's `bytes signature` overload for contract wallets. */
 export const permitUsdcAbi = [
   ...erc20Abi,
   ...parseAbi([
-    "function version() view returns (string)",
-    "function nonces(address owner) view returns (uint256)",
-    "function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)",
-    "function permit(address owner, address spender, uint256 value, uint256 deadline, bytes signature)",
+    'function version() view returns (string)',
+    'function nonces(address owner) view returns (uint256)',
+    'function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
+    'function permit(address owner, address spender, uint256 value, uint256 deadline, bytes signature)',
   ]),
-] as const;
+] as const
 
-export const wrapperAbi = parseAbi([
-  "function trading() view returns (address)",
-  "function depositCollateral(uint256 amount)",
-]);
+export const wrapperAbi = parseAbi(['function trading() view returns (address)', 'function depositCollateral(uint256 amount)'])
 
 export const tradingStorageAbi = parseAbi([
-  "function collateralOf(address trader) view returns (uint256)",
-  "error OnlyTrading(address caller)",
-]);
+  'function collateralOf(address trader) view returns (uint256)',
+  'error OnlyTrading(address caller)',
+])
 
-export const erc1271Abi = parseAbi(["function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)"]);
+export const erc1271Abi = parseAbi(['function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)'])
 
 /** What isValidSignature returns for a valid signature: its own selector. */
-export const ERC1271_MAGIC_VALUE = "0x1626ba7e";
+export const ERC1271_MAGIC_VALUE = '0x1626ba7e'

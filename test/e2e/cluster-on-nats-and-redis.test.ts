@@ -49,30 +49,50 @@ const ingestor = start(['ingestor'], { SIM_TICKS_PER_SECOND: '5' })
 const secondPartner = generatePrivateKey()
 const edgePorts = [await freePort(), await freePort()]
 // a short deadline, so an onboarding with no relayer running answers 202 instead of waiting
-const edges = edgePorts.map((port) => start(['edge'], { PORT: String(port), HOST: '127.0.0.1', ONBOARD_DEADLINE_MS: '1500', ONBOARD_ALLOWLIST: privateKeyToAccount(secondPartner).address }))
+const edges = edgePorts.map((port) =>
+  start(['edge'], {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ONBOARD_DEADLINE_MS: '1500',
+    ONBOARD_ALLOWLIST: privateKeyToAccount(secondPartner).address,
+  }),
+)
 let relayer = start(['relayer'])
-await Promise.all([ingestor.waitForLog('ingestor started'), ...edges.map((edge) => edge.waitForLog('edge listening')), relayer.waitForLog('relayer started')])
+await Promise.all([
+  ingestor.waitForLog('ingestor started'),
+  ...edges.map((edge) => edge.waitForLog('edge listening')),
+  relayer.waitForLog('relayer started'),
+])
 const [urlA, urlB] = edgePorts.map((port) => `http://127.0.0.1:${port}`) as [string, string]
 const asClient = (ip: string) => ({ headers: { 'x-forwarded-for': ip } })
 // polling both replicas quickly would spend one shared budget within seconds: every poll is another client
 let polls = 0
-const statusRecord = async (url: string) => readJson(await fetch(`${url}/v1/status`, asClient(`10.9.${Math.floor(polls / 250) % 250}.${polls++ % 250}`)))
+const statusRecord = async (url: string) =>
+  readJson(await fetch(`${url}/v1/status`, asClient(`10.9.${Math.floor(polls / 250) % 250}.${polls++ % 250}`)))
 const statusOf = async (url: string) => (await statusRecord(url)).status as string
 
 t.test('both replicas serve the same snapshot', async (t) => {
-  const same = await waitFor(async () => {
-    const [a, b] = await Promise.all([urlA, urlB].map(async (url) => (await fetch(`${url}/v1/prices`)).text()))
-    const [rowsA, rowsB] = [a, b].map((body) => (body!.startsWith('{"prices"') ? JSON.stringify(JSON.parse(body!).prices) : undefined))
-    return rowsA && rowsA === rowsB ? JSON.parse(rowsA) : undefined
-  }, { timeoutMs: 15_000, what: 'identical snapshots' })
+  const same = await waitFor(
+    async () => {
+      const [a, b] = await Promise.all([urlA, urlB].map(async (url) => (await fetch(`${url}/v1/prices`)).text()))
+      const [rowsA, rowsB] = [a, b].map((body) => (body!.startsWith('{"prices"') ? JSON.stringify(JSON.parse(body!).prices) : undefined))
+      return rowsA && rowsA === rowsB ? JSON.parse(rowsA) : undefined
+    },
+    { timeoutMs: 15_000, what: 'identical snapshots' },
+  )
   t.equal(same.length, 83)
 })
 
 t.test('rate-limit budgets are shared through Redis', async (t) => {
   const client = asClient('203.0.113.50')
   const remaining: string[] = []
-  for (let n = 0; n < 60; n++) remaining.push((await fetch(`${n % 2 ? urlA : urlB}/v1/status`, client)).headers.get('x-ratelimit-remaining')!)
-  t.same(remaining, Array.from({ length: 60 }, (_, n) => String(59 - n)), 'one budget counted down across both replicas')
+  for (let n = 0; n < 60; n++)
+    remaining.push((await fetch(`${n % 2 ? urlA : urlB}/v1/status`, client)).headers.get('x-ratelimit-remaining')!)
+  t.same(
+    remaining,
+    Array.from({ length: 60 }, (_, n) => String(59 - n)),
+    'one budget counted down across both replicas',
+  )
   t.equal((await fetch(`${urlA}/v1/status`, client)).status, 429)
   t.equal((await fetch(`${urlB}/v1/status`, client)).status, 429)
 })
@@ -88,14 +108,21 @@ const signedOnboarding = async (privateKey: `0x${string}`) => {
   })
 }
 const post = (url: string, body: unknown) =>
-  fetch(`${url}/v1/onboard`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.20' }, body: JSON.stringify(body) })
+  fetch(`${url}/v1/onboard`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.20' },
+    body: JSON.stringify(body),
+  })
 
 t.test('an onboarding posted to both replicas is relayed exactly once', async (t) => {
   const block = await chain.publicClient.getBlockNumber()
   const body = await signedOnboarding(devnet.demoPartner.privateKey)
   const answers = await Promise.all([post(urlA, body), post(urlB, body)])
   const [a, b] = await Promise.all(answers.map(readJson))
-  t.same(answers.map((answer) => answer.status), [200, 200])
+  t.same(
+    answers.map((answer) => answer.status),
+    [200, 200],
+  )
   t.equal(a.status, 'confirmed')
   t.same(b, a, 'both callers get the same outcome')
   const operations = await chain.onboardingOperationsAfter(devnet.relayer.smartAccountAddress, block)
@@ -106,10 +133,16 @@ t.test('an onboarding posted to both replicas is relayed exactly once', async (t
 t.test('NATS restarted: the edges report degraded, then recover without a process restart', async (t) => {
   await waitFor(async () => (await statusOf(urlA)) === 'ok' && (await statusOf(urlB)) === 'ok', { timeoutMs: 10_000, what: 'ok before' })
   await nats.stop()
-  await waitFor(async () => (await statusOf(urlA)) === 'degraded' && (await statusOf(urlB)) === 'degraded', { timeoutMs: 10_000, what: 'degraded' })
+  await waitFor(async () => (await statusOf(urlA)) === 'degraded' && (await statusOf(urlB)) === 'degraded', {
+    timeoutMs: 10_000,
+    what: 'degraded',
+  })
   const before = (await statusRecord(urlA)).prices.lastTickAt
   await nats.start()
-  await waitFor(async () => (await statusOf(urlA)) === 'ok' && (await statusOf(urlB)) === 'ok', { timeoutMs: 20_000, what: 'ok after the restart' })
+  await waitFor(async () => (await statusOf(urlA)) === 'ok' && (await statusOf(urlB)) === 'ok', {
+    timeoutMs: 20_000,
+    what: 'ok after the restart',
+  })
   await waitFor(async () => (await statusRecord(urlB)).prices.lastTickAt > before, {
     timeoutMs: 10_000,
     what: 'ticks to flow again through the restarted server',
@@ -126,9 +159,12 @@ t.test('Redis restarted: a queued onboarding is not lost', async (t) => {
   await redis.stop()
   await redis.start()
   relayer = start(['relayer'])
-  const outcome = await waitFor(async () => {
-    const answer = await fetch(`${urlB}/v1/onboard/${id}`, asClient('198.51.100.20'))
-    return answer.status === 200 ? readJson(answer) : undefined
-  }, { timeoutMs: 60_000, intervalMs: 250, what: 'the queued onboarding to complete' })
+  const outcome = await waitFor(
+    async () => {
+      const answer = await fetch(`${urlB}/v1/onboard/${id}`, asClient('198.51.100.20'))
+      return answer.status === 200 ? readJson(answer) : undefined
+    },
+    { timeoutMs: 60_000, intervalMs: 250, what: 'the queued onboarding to complete' },
+  )
   t.equal(outcome.status, 'confirmed')
 })

@@ -19,10 +19,13 @@ t.test('with no configuration the service runs every role embedded, and stops on
   const listening = await service.waitForLog('edge listening')
   t.equal(listening.port, port)
 
-  const snapshot = await waitFor(async () => {
-    const response = await fetch(`http://127.0.0.1:${port}/v1/prices`)
-    return response.status === 200 ? readJson(response) : undefined
-  }, { what: 'the first snapshot' })
+  const snapshot = await waitFor(
+    async () => {
+      const response = await fetch(`http://127.0.0.1:${port}/v1/prices`)
+      return response.status === 200 ? readJson(response) : undefined
+    },
+    { what: 'the first snapshot' },
+  )
   t.ok(PriceSnapshot.safeParse(snapshot).success)
   t.equal(snapshot.prices.length, 83, 'every listed pair has a schedule and a simulated price')
   const status = await readJson(await fetch(`http://127.0.0.1:${port}/v1/status`))
@@ -37,10 +40,13 @@ t.test('with no configuration the service runs every role embedded, and stops on
   const ready = await fetch(`http://127.0.0.1:${port}/readyz`)
   t.same(await readJson(ready), { ready: true, checks: { bus: true } })
   // hot-path counters reach /metrics within a second
-  const metrics = await waitFor(async () => {
-    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
-    return /venue_ticks_ingested_total\{source="simulator"\} [1-9]\d*/.test(text) ? text : undefined
-  }, { what: 'ingest counts in /metrics' })
+  const metrics = await waitFor(
+    async () => {
+      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+      return /venue_ticks_ingested_total\{source="simulator"\} [1-9]\d*/.test(text) ? text : undefined
+    },
+    { what: 'ingest counts in /metrics' },
+  )
   t.match(metrics, /venue_priced_pairs 83/)
 
   t.equal(await service.stop(), 0)

@@ -52,7 +52,9 @@ t.test('a typed client calls every REST endpoint of a running service; each answ
   const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1')
   /** Checks status, x-request-id and body against the document's response for this operation. */
   const fits = (path: string, method: string, response: Response, body: unknown) => {
-    const declared = (document.paths as Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>>)[path]![method]!.responses[String(response.status)]
+    const declared = (document.paths as Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>>)[path]![
+      method
+    ]!.responses[String(response.status)]
     t.ok(declared, `${method.toUpperCase()} ${path} documents status ${response.status}`)
     t.match(response.headers.get('x-request-id'), /^[0-9a-f-]{36}$/, `${path}: x-request-id`)
     if (!declared?.content) return
@@ -64,19 +66,38 @@ t.test('a typed client calls every REST endpoint of a running service; each answ
   const client = createClient<paths>({ baseUrl })
   const trader = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 
-  const prices = await waitFor(async () => {
-    const answer = await client.GET('/v1/prices')
-    return answer.response.status === 200 ? answer : undefined
-  }, { timeoutMs: 10_000, what: 'the first snapshot' })
+  const prices = await waitFor(
+    async () => {
+      const answer = await client.GET('/v1/prices')
+      return answer.response.status === 200 ? answer : undefined
+    },
+    { timeoutMs: 10_000, what: 'the first snapshot' },
+  )
   fits('/v1/prices', 'get', prices.response, prices.data)
 
   const calls = [
     ['/v1/prices/{pair}', 'get', await client.GET('/v1/prices/{pair}', { params: { path: { pair: 'ETH-USD' } } })],
     ['/v1/prices/{pair}', 'get', await client.GET('/v1/prices/{pair}', { params: { path: { pair: 'NOPE-USD' } } })],
     ['/v1/status', 'get', await client.GET('/v1/status')],
-    ['/v1/market-hours', 'get', await client.GET('/v1/market-hours', { params: { query: { pair: 'NVDA-USD', at: String(Date.UTC(2026, 10, 27, 17) / 1000) } } })],
-    ['/v1/ohlc', 'post', await client.POST('/v1/ohlc', { body: { pair: 'BTC-USD', fromTimestampSeconds: 0, toTimestampSeconds: 4_000_000_000, resolution: '1' } })],
-    ['/v1/ohlc', 'post', await client.POST('/v1/ohlc', { body: { pair: 'BTC-USD', fromTimestampSeconds: 10, toTimestampSeconds: 5, resolution: '7' } as never })],
+    [
+      '/v1/market-hours',
+      'get',
+      await client.GET('/v1/market-hours', { params: { query: { pair: 'NVDA-USD', at: String(Date.UTC(2026, 10, 27, 17) / 1000) } } }),
+    ],
+    [
+      '/v1/ohlc',
+      'post',
+      await client.POST('/v1/ohlc', {
+        body: { pair: 'BTC-USD', fromTimestampSeconds: 0, toTimestampSeconds: 4_000_000_000, resolution: '1' },
+      }),
+    ],
+    [
+      '/v1/ohlc',
+      'post',
+      await client.POST('/v1/ohlc', {
+        body: { pair: 'BTC-USD', fromTimestampSeconds: 10, toTimestampSeconds: 5, resolution: '7' } as never,
+      }),
+    ],
     ['/v1/pairs', 'get', await client.GET('/v1/pairs', { params: { query: { chainId: '421614' } } })],
     ['/v1/limits', 'get', await client.GET('/v1/limits', { params: { query: { trader, first: '5' } } })],
     ['/v1/limits', 'get', await client.GET('/v1/limits', { params: { query: { trader, first: '5000' } } })],
@@ -84,7 +105,11 @@ t.test('a typed client calls every REST endpoint of a running service; each answ
     ['/v1/orders', 'get', await client.GET('/v1/orders', { params: { query: { trader, first: '3' } } })],
     ['/v1/depth/{pair}', 'get', await client.GET('/v1/depth/{pair}', { params: { path: { pair: 'BTC-USD' } } })],
     ['/v1/depth/{pair}', 'get', await client.GET('/v1/depth/{pair}', { params: { path: { pair: 'USD-KRW' } } })],
-    ['/v1/depth/{pair}/quote', 'get', await client.GET('/v1/depth/{pair}/quote', { params: { path: { pair: 'USD-KRW' }, query: { side: 'short', notionalUsd: '25000' } } })],
+    [
+      '/v1/depth/{pair}/quote',
+      'get',
+      await client.GET('/v1/depth/{pair}/quote', { params: { path: { pair: 'USD-KRW' }, query: { side: 'short', notionalUsd: '25000' } } }),
+    ],
     ['/v1/openapi.json', 'get', await client.GET('/v1/openapi.json')],
   ] as const
   for (const [path, method, answer] of calls) fits(path, method, answer.response, answer.data ?? answer.error)

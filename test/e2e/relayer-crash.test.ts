@@ -37,9 +37,21 @@ t.test('a worker killed after sending leaves exactly one user operation, and the
   const namespace = `crash${randomUUID().slice(0, 8)}`
   const partner = privateKeyToAccount(generatePrivateKey())
   // The intake in this process; the relayer only in child processes.
-  const intake = await startOnboardingStack({ deployment, allowlist: [partner.address], redis, namespace, relayer: false, deadlineMs: 60_000 })
+  const intake = await startOnboardingStack({
+    deployment,
+    allowlist: [partner.address],
+    redis,
+    namespace,
+    relayer: false,
+    deadlineMs: 60_000,
+  })
   t.teardown(() => intake.stop())
-  const workerEnv = { REDIS_URL: redisServer.url, BUS_NAMESPACE: namespace, DEPLOYMENT_FILE: deploymentFile, RELAYER_POLLING_INTERVAL_MS: '50' }
+  const workerEnv = {
+    REDIS_URL: redisServer.url,
+    BUS_NAMESPACE: namespace,
+    DEPLOYMENT_FILE: deploymentFile,
+    RELAYER_POLLING_INTERVAL_MS: '50',
+  }
   const soon = await chainTimePlus(chain.publicClient, 30 * 60)
   const body = await signOnboarding({
     chain: chain.chain,
@@ -77,7 +89,11 @@ t.test('a worker killed after sending leaves exactly one user operation, and the
   t.equal(answer.userOpHash, sent.userOpHash)
   t.same(answer.state, { onboarded: true, missing: [], delegate: chain.chain.contracts.wrapper, allowance: '100000000' })
   const operations = await chain.onboardingOperationsAfter(deployment.relayer.smartAccountAddress, fromBlock)
-  t.same(operations.map((event) => event.args.userOpHash), [sent.userOpHash], 'exactly one user operation on chain')
+  t.same(
+    operations.map((event) => event.args.userOpHash),
+    [sent.userOpHash],
+    'exactly one user operation on chain',
+  )
   await second.waitForLog('onboarding relayed')
 
   const logs = [...first.lines, ...second.lines].join('\n')

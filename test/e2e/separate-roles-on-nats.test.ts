@@ -18,18 +18,38 @@ t.test('an ingestor process and separate edge processes on one NATS serve the sa
   const file = join(dir, 'ticks.jsonl')
   const nowSeconds = Math.floor(Date.now() / 1000)
   const lines = PAIRS.slice(0, 20).flatMap((pair, index) =>
-    [1, 2, 3].map((step) => JSON.stringify({ pair: pair.symbol, bid: index + step, mid: index + step + 0.5, ask: index + step + 1, timestampSeconds: nowSeconds })),
+    [1, 2, 3].map((step) =>
+      JSON.stringify({
+        pair: pair.symbol,
+        bid: index + step,
+        mid: index + step + 0.5,
+        ask: index + step + 1,
+        timestampSeconds: nowSeconds,
+      }),
+    ),
   )
   writeFileSync(file, lines.join('\n'))
   // market data only: no chains for onboarding
-  const shared = { NATS_URL: nats.url, BUS_NAMESPACE: `e2e${randomUUID().slice(0, 8)}`, LOG_LEVEL: 'info', STALE_AFTER_MS: '600000', ONBOARDING_ENABLED: 'false' }
+  const shared = {
+    NATS_URL: nats.url,
+    BUS_NAMESPACE: `e2e${randomUUID().slice(0, 8)}`,
+    LOG_LEVEL: 'info',
+    STALE_AFTER_MS: '600000',
+    ONBOARDING_ENABLED: 'false',
+  }
 
   const [firstPort, laterPort] = [await freePort(), await freePort()]
   const firstEdge = startServiceProcess(['edge'], { ...shared, PORT: String(firstPort), HOST: '127.0.0.1' })
   t.teardown(() => firstEdge.stop())
   await firstEdge.waitForLog('edge listening')
 
-  const ingestor = startServiceProcess(['ingestor'], { ...shared, FEED_SOURCE: 'replay', REPLAY_FILE: file, REPLAY_SPEED: '0', OPS_PORT: '0' })
+  const ingestor = startServiceProcess(['ingestor'], {
+    ...shared,
+    FEED_SOURCE: 'replay',
+    REPLAY_FILE: file,
+    REPLAY_SPEED: '0',
+    OPS_PORT: '0',
+  })
   t.teardown(() => ingestor.stop())
   await ingestor.waitForLog('ingestor started')
   // a process without an edge still serves its operational endpoints
@@ -42,11 +62,17 @@ t.test('an ingestor process and separate edge processes on one NATS serve the sa
     const response = await fetch(`http://127.0.0.1:${port}/v1/prices`)
     return response.status === 200 ? (await readJson(response)).prices : undefined
   }
-  const live = await waitFor(async () => {
-    const rows = await snapshotOf(firstPort)
-    return rows?.length === 20 && rows.every((row: { mid: number }, index: number) => row.mid === index + 3.5) ? rows : undefined
-  }, { timeoutMs: 15_000, what: 'the live edge to hold the last row of 20 pairs' })
-  t.same(live.map((row: { pair: string }) => row.pair), PAIRS.slice(0, 20).map((pair) => pair.symbol))
+  const live = await waitFor(
+    async () => {
+      const rows = await snapshotOf(firstPort)
+      return rows?.length === 20 && rows.every((row: { mid: number }, index: number) => row.mid === index + 3.5) ? rows : undefined
+    },
+    { timeoutMs: 15_000, what: 'the live edge to hold the last row of 20 pairs' },
+  )
+  t.same(
+    live.map((row: { pair: string }) => row.pair),
+    PAIRS.slice(0, 20).map((pair) => pair.symbol),
+  )
   t.equal(await ingestor.stop(), 0, 'the ingestor exits cleanly on SIGTERM, after writing the latest rows')
 
   // an edge started after the feed went quiet seeds itself from the key-value bucket

@@ -13,17 +13,30 @@ t.teardown(() => nats.dispose())
 t.test('two edge replicas on one NATS stream the same rows in the same order per pair', async (t) => {
   // a cold process can spend longer than the fan-out slice on its first burst and conflate it; conflation
   // is not what this test is about, so the slice is wide
-  const shared = { NATS_URL: nats.url, BUS_NAMESPACE: `e2e${randomUUID().slice(0, 8)}`, HOST: '127.0.0.1', ONBOARDING_ENABLED: 'false', STREAM_FANOUT_SLICE_MS: '1000' }
+  const shared = {
+    NATS_URL: nats.url,
+    BUS_NAMESPACE: `e2e${randomUUID().slice(0, 8)}`,
+    HOST: '127.0.0.1',
+    ONBOARDING_ENABLED: 'false',
+    STREAM_FANOUT_SLICE_MS: '1000',
+  }
   const ports = [await freePort(), await freePort()]
   const replicas = ports.map((port) => startServiceProcess(['edge'], { ...shared, PORT: String(port) }))
   for (const replica of replicas) t.teardown(() => replica.stop())
   await Promise.all(replicas.map((replica) => replica.waitForLog('edge listening')))
 
-  const clients = await Promise.all(ports.map((port) => openStream(`ws://127.0.0.1:${port}/v1/prices/stream?pairs=BTC-USD,ETH-USD,XAU-USD`)))
+  const clients = await Promise.all(
+    ports.map((port) => openStream(`ws://127.0.0.1:${port}/v1/prices/stream?pairs=BTC-USD,ETH-USD,XAU-USD`)),
+  )
   for (const client of clients) t.teardown(() => client.socket.terminate())
   await Promise.all(clients.map((client) => client.messages.waitFor((message) => message.type === 'snapshot', 'snapshot')))
 
-  const publisher = await natsPriceBus({ servers: nats.url, namespace: shared.BUS_NAMESPACE, name: 'e2e-publisher', logger: pino({ level: 'silent' }) })
+  const publisher = await natsPriceBus({
+    servers: nats.url,
+    namespace: shared.BUS_NAMESPACE,
+    name: 'e2e-publisher',
+    logger: pino({ level: 'silent' }),
+  })
   t.teardown(() => publisher.close())
   const published: Record<string, number[]> = { 'BTC-USD': [], 'ETH-USD': [], 'XAU-USD': [] }
   const pairs = Object.keys(published)
@@ -36,14 +49,26 @@ t.test('two edge replicas on one NATS stream the same rows in the same order per
   }
 
   for (const [replica, client] of clients.entries()) {
-    await client.messages.until(() => (client.messages.items.filter((frame) => frame.type === 'tick').length === 60 ? true : undefined), `60 ticks from replica ${replica}`, 15_000)
+    await client.messages.until(
+      () => (client.messages.items.filter((frame) => frame.type === 'tick').length === 60 ? true : undefined),
+      `60 ticks from replica ${replica}`,
+      15_000,
+    )
     const ticks = client.messages.items.filter((frame) => frame.type === 'tick')
     t.equal(client.messages.items.length, 61, `replica ${replica}: the snapshot and 60 ticks, nothing else`)
     for (const pair of pairs) {
       const ofPair = ticks.filter((tick) => tick.data.pair === pair)
-      t.same(ofPair.map((tick) => tick.data.mid), published[pair], `replica ${replica}: ${pair} rows in publish order`)
+      t.same(
+        ofPair.map((tick) => tick.data.mid),
+        published[pair],
+        `replica ${replica}: ${pair} rows in publish order`,
+      )
       const baseline = client.messages.items[0].seq[pair]
-      t.same(ofPair.map((tick) => tick.seq), ofPair.map((_, index) => baseline + index + 1), `replica ${replica}: ${pair} seq counts up from its baseline`)
+      t.same(
+        ofPair.map((tick) => tick.seq),
+        ofPair.map((_, index) => baseline + index + 1),
+        `replica ${replica}: ${pair} seq counts up from its baseline`,
+      )
     }
   }
 })

@@ -13,7 +13,15 @@ t.test('status follows the upstream feed; the stream resumes', async (t) => {
   const hermes = await HermesTestServer.start()
   t.teardown(() => hermes.close())
   const service = await runRoles(
-    { PORT: '0', HOST: '127.0.0.1', FEED_SOURCE: 'hermes', HERMES_URL: hermes.url, STALE_AFTER_MS: '800', ONBOARDING_ENABLED: 'false', RATE_LIMITS_ENABLED: 'false' },
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      FEED_SOURCE: 'hermes',
+      HERMES_URL: hermes.url,
+      STALE_AFTER_MS: '800',
+      ONBOARDING_ENABLED: 'false',
+      RATE_LIMITS_ENABLED: 'false',
+    },
     pino({ level: 'silent' }),
   )
   t.teardown(() => service.stop())
@@ -24,7 +32,15 @@ t.test('status follows the upstream feed; the stream resumes', async (t) => {
   let mid = 95_000
   const publish = setInterval(() => {
     mid += 1
-    hermes.push([hermesEntry({ feedId: feedIdFor('BTC-USD'), price: String(mid * 1e8), conf: String(5 * 1e8), expo: -8, publishTime: Math.floor(Date.now() / 1000) })])
+    hermes.push([
+      hermesEntry({
+        feedId: feedIdFor('BTC-USD'),
+        price: String(mid * 1e8),
+        conf: String(5 * 1e8),
+        expo: -8,
+        publishTime: Math.floor(Date.now() / 1000),
+      }),
+    ])
   }, 50)
   t.teardown(() => clearInterval(publish))
 

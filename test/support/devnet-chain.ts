@@ -34,13 +34,20 @@ export function devnetChain(chain: DevnetChain) {
     anvil: createTestClient({ chain: viemChain, mode: 'anvil', transport }),
     /** a wallet client for an EOA that sends its own transactions (approve, deploy, execute) */
     wallet: (privateKey: Hex) =>
-      createWalletClient({ chain: viemChain, account: privateKeyToAccount(privateKey), transport, pollingInterval: 50 }).extend(publicActions),
+      createWalletClient({ chain: viemChain, account: privateKeyToAccount(privateKey), transport, pollingInterval: 50 }).extend(
+        publicActions,
+      ),
     /**
      * The EntryPoint's UserOperationEvents of `sender` in blocks after `block`, leaving out operations under
      * nonce key 0 (the relayer's account deploying itself): the relayer gives every onboarding a key of its own.
      */
     async onboardingOperationsAfter(sender: Address, block: bigint) {
-      const events = await publicClient.getLogs({ address: chain.entryPoint, event: userOperationEvent, args: { sender }, fromBlock: block })
+      const events = await publicClient.getLogs({
+        address: chain.entryPoint,
+        event: userOperationEvent,
+        args: { sender },
+        fromBlock: block,
+      })
       return events.filter((event) => event.blockNumber > block && event.args.nonce! >> 64n !== 0n)
     },
     close,

@@ -18,10 +18,14 @@ export class MessageLog<T> {
   /** Resolves with the first item at index `from` or later that matches. */
   waitFor(matches: (item: T) => boolean, what: string, options: { from?: number; timeoutMs?: number } = {}): Promise<T> {
     let next = options.from ?? 0
-    return this.until(() => {
-      for (; next < this.items.length; next++) if (matches(this.items[next]!)) return this.items[next]
-      return undefined
-    }, what, options.timeoutMs)
+    return this.until(
+      () => {
+        for (; next < this.items.length; next++) if (matches(this.items[next]!)) return this.items[next]
+        return undefined
+      },
+      what,
+      options.timeoutMs,
+    )
   }
 
   /** Resolves once `condition` holds, checked on every new item or notification. */

@@ -57,10 +57,20 @@ export function startServiceProcess(
     child,
     logs,
     waitForLog(msg, timeoutMs = 20_000) {
-      const seen = logs.map((line) => { try { return JSON.parse(line) } catch { return undefined } }).find((record) => record?.msg === msg)
+      const seen = logs
+        .map((line) => {
+          try {
+            return JSON.parse(line)
+          } catch {
+            return undefined
+          }
+        })
+        .find((record) => record?.msg === msg)
       if (seen) return Promise.resolve(seen)
       const found = new Promise<Record<string, unknown>>((resolve) => waiters.push({ msg, resolve }))
-      const failed = exited.then((code) => { throw new Error(`process exited (${code}) before "${msg}":\n${logs.join('\n')}`) })
+      const failed = exited.then((code) => {
+        throw new Error(`process exited (${code}) before "${msg}":\n${logs.join('\n')}`)
+      })
       return withDeadline(Promise.race([found, failed]), timeoutMs, `log "${msg}"`)
     },
     async stop() {

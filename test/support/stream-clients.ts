@@ -17,7 +17,9 @@ export async function openStream(url: string, options: WebSocket.ClientOptions =
   const socket = new WebSocket(url, options)
   const messages = new MessageLog<any>()
   socket.on('message', (data) => messages.push(JSON.parse(data.toString())))
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })))
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  )
   await withDeadline(
     new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve())
@@ -34,8 +36,11 @@ export async function openStream(url: string, options: WebSocket.ClientOptions =
  * kernel buffers fill first, then the server's own buffer passes the limit.
  */
 export async function publishUntilLagging(edge: TestEdge, publishBatch: () => void, count = 1): Promise<void> {
-  await waitFor(async () => {
-    publishBatch()
-    return (await metricValue(edge.metrics.streamLaggingConnections)) === count
-  }, { what: `${count} lagging connection(s)`, timeoutMs: 20_000 })
+  await waitFor(
+    async () => {
+      publishBatch()
+      return (await metricValue(edge.metrics.streamLaggingConnections)) === count
+    },
+    { what: `${count} lagging connection(s)`, timeoutMs: 20_000 },
+  )
 }

@@ -60,10 +60,7 @@ export function candleStoreContract(t: Test, openStore: OpenStore): void {
       { ...minutes[3]!, time: DAY + 4 * 3600 },
       { ...minutes[4]!, time: DAY + 86_400 },
     ])
-    t.strictSame(await read('1D'), [
-      candle(DAY, 100, DAY + 5, 121, 99, 120.5, DAY + 5 * 3600 + 2),
-      { ...minutes[4]!, time: DAY + 86_400 },
-    ])
+    t.strictSame(await read('1D'), [candle(DAY, 100, DAY + 5, 121, 99, 120.5, DAY + 5 * 3600 + 2), { ...minutes[4]!, time: DAY + 86_400 }])
   })
 
   t.test('arrival order does not matter; on a tie the stored open stays and the arriving close wins', async (t) => {

@@ -24,12 +24,21 @@ const tickCount = async (metrics: Metrics, outcome: string) =>
   (await metrics.candleTicks.get()).values.find((value) => value.labels.outcome === outcome)?.value ?? 0
 
 /** Flushes until the pair has `count` minute candles (the last one passing `done`), and returns them. */
-function flushedCandles(writer: CandleWriter, store: CandleStore, pair: string, count: number, done: (last: Candle) => boolean = () => true) {
-  return waitFor(async () => {
-    await writer.flush()
-    const candles = await store.read(pair, '1', ...ALL, 100)
-    return candles.length === count && done(candles[count - 1]!) && candles
-  }, { what: `${count} minute candles of ${pair}` })
+function flushedCandles(
+  writer: CandleWriter,
+  store: CandleStore,
+  pair: string,
+  count: number,
+  done: (last: Candle) => boolean = () => true,
+) {
+  return waitFor(
+    async () => {
+      await writer.flush()
+      const candles = await store.read(pair, '1', ...ALL, 100)
+      return candles.length === count && done(candles[count - 1]!) && candles
+    },
+    { what: `${count} minute candles of ${pair}` },
+  )
 }
 
 /** A writer on a fresh in-process bus that only writes when asked to (flush or stop). */
@@ -41,7 +50,8 @@ function startWriter(t: Test, store: CandleStore) {
     await writer.stop()
     await bus.close()
   })
-  const publish = (pair: string, mid: number, timestampSeconds: number) => bus.publishTick(pair, rowBytes(priceRow(pair, { mid, timestampSeconds })))
+  const publish = (pair: string, mid: number, timestampSeconds: number) =>
+    bus.publishTick(pair, rowBytes(priceRow(pair, { mid, timestampSeconds })))
   return { bus, metrics, writer, publish }
 }
 
@@ -65,12 +75,19 @@ t.test('folds the mid of every tick into minute candles, in timestamp order, and
     { time: DAY, open: 3000, openAt: DAY + 30, high: 3000, low: 3000, close: 3000, closeAt: DAY + 30 },
   ])
   publish('BTC-USD', 97, DAY + 61)
-  const later = await waitFor(async () => {
-    await writer.flush()
-    const [minute] = await store.read('BTC-USD', '1', DAY + 60, DAY + 120, 10)
-    return minute?.closeAt === DAY + 61 && minute
-  }, { what: 'the later tick' })
-  t.strictSame(later, { time: DAY + 60, open: 102, openAt: DAY + 60, high: 102, low: 97, close: 97, closeAt: DAY + 61 }, 'a later flush merges into the stored minute')
+  const later = await waitFor(
+    async () => {
+      await writer.flush()
+      const [minute] = await store.read('BTC-USD', '1', DAY + 60, DAY + 120, 10)
+      return minute?.closeAt === DAY + 61 && minute
+    },
+    { what: 'the later tick' },
+  )
+  t.strictSame(
+    later,
+    { time: DAY + 60, open: 102, openAt: DAY + 60, high: 102, low: 97, close: 97, closeAt: DAY + 61 },
+    'a later flush merges into the stored minute',
+  )
   await writer.stop()
   t.equal(await tickCount(metrics, 'folded'), 7)
   t.equal(await tickCount(metrics, 'malformed'), 1)
@@ -99,10 +116,13 @@ t.test('candles folded while Redis is down are written once it is back', async (
   await redisServer.stop()
   await waitFor(() => redis.status !== 'ready', { what: 'the client to notice' })
   publish('XAU-USD', 4000, DAY + 30)
-  await waitFor(async () => {
-    await writer.flush()
-    return (await metrics.candleWriteFailures.get()).values[0]?.value === 1
-  }, { what: 'a failed merge' })
+  await waitFor(
+    async () => {
+      await writer.flush()
+      return (await metrics.candleWriteFailures.get()).values[0]?.value === 1
+    },
+    { what: 'a failed merge' },
+  )
   publish('XAU-USD', 4010, DAY + 40)
   publish('XAU-USD', 3990, DAY + 10)
 

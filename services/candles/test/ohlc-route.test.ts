@@ -55,7 +55,9 @@ t.test('one-minute candles of a range, with the pair as base and quote, on the o
 })
 
 t.test('wider resolutions; minutes may be sent as a number; from widens to the start of its period', async (t) => {
-  const body = await readJson(await postOhlc({ pair: 'BTC-USD', fromTimestampSeconds: DAY + 61, toTimestampSeconds: DAY + 600, resolution: 5 }))
+  const body = await readJson(
+    await postOhlc({ pair: 'BTC-USD', fromTimestampSeconds: DAY + 61, toTimestampSeconds: DAY + 600, resolution: 5 }),
+  )
   t.strictSame(body, {
     data: [
       { from: 'BTC', to: 'USD', time: DAY, open: 100, high: 103, low: 99, close: 102.5 },
@@ -63,9 +65,13 @@ t.test('wider resolutions; minutes may be sent as a number; from widens to the s
     ],
     lastRequestTimestamp: DAY + 600,
   })
-  const daily = await readJson(await postOhlc({ pair: 'BTC-USD', fromTimestampSeconds: DAY - 86_400, toTimestampSeconds: DAY + 86_400, resolution: '1D' }))
+  const daily = await readJson(
+    await postOhlc({ pair: 'BTC-USD', fromTimestampSeconds: DAY - 86_400, toTimestampSeconds: DAY + 86_400, resolution: '1D' }),
+  )
   t.strictSame(daily.data, [{ from: 'BTC', to: 'USD', time: DAY, open: 100, high: 108, low: 99, close: 107.5 }])
-  const before = await readJson(await postOhlc({ pair: 'BTC-USD', fromTimestampSeconds: DAY - 600, toTimestampSeconds: DAY, resolution: '60' }))
+  const before = await readJson(
+    await postOhlc({ pair: 'BTC-USD', fromTimestampSeconds: DAY - 600, toTimestampSeconds: DAY, resolution: '60' }),
+  )
   t.strictSame(before, { data: [], lastRequestTimestamp: DAY }, 'to is exclusive')
 })
 
@@ -74,7 +80,9 @@ t.test('long ranges page: lastRequestTimestamp is where the next call starts', a
   let from = DAY
   const to = DAY + 3600
   for (;;) {
-    const page = await readJson(await postOhlc({ pair: 'BTC-USD', fromTimestampSeconds: from, toTimestampSeconds: to, resolution: '1' }, pagingServer.baseUrl))
+    const page = await readJson(
+      await postOhlc({ pair: 'BTC-USD', fromTimestampSeconds: from, toTimestampSeconds: to, resolution: '1' }, pagingServer.baseUrl),
+    )
     pages.push(page)
     if (page.lastRequestTimestamp >= to) break
     from = page.lastRequestTimestamp
@@ -94,7 +102,10 @@ t.test('invalid requests: 400 in the upstream-proxy shape', async (t) => {
     [{ ...valid, resolution: '2' }, 'invalid OHLC request: resolution: must be one of 1, 5, 15, 60, 240, 1D'],
     [{ ...valid, toTimestampSeconds: DAY }, 'invalid OHLC request: toTimestampSeconds: must be after fromTimestampSeconds'],
     [{ ...valid, fromTimestampSeconds: 1.5 }, 'invalid OHLC request: fromTimestampSeconds: must be whole Unix seconds'],
-    [{ pair: 'BTC-USD', resolution: '1' }, 'invalid OHLC request: fromTimestampSeconds: Invalid input: expected number, received undefined; toTimestampSeconds: Invalid input: expected number, received undefined'],
+    [
+      { pair: 'BTC-USD', resolution: '1' },
+      'invalid OHLC request: fromTimestampSeconds: Invalid input: expected number, received undefined; toTimestampSeconds: Invalid input: expected number, received undefined',
+    ],
     [{ ...valid, countBack: 300 }, 'invalid OHLC request: body: Unrecognized key: "countBack"'],
     [[valid], 'invalid OHLC request: body: Invalid input: expected object, received array'],
   ]
@@ -118,7 +129,10 @@ t.test('the store out of reach: 502 in the upstream-proxy shape', async (t) => {
   t.teardown(() => redis.disconnect())
   const unreachable = await serveRoutes(ohlcRoutes(redisCandleStore({ redis, keyPrefix: 'gone', keepPerResolution: 10 })))
   t.teardown(unreachable.close)
-  const response = await postOhlc({ pair: 'BTC-USD', fromTimestampSeconds: DAY, toTimestampSeconds: DAY + 60, resolution: '1' }, unreachable.baseUrl)
+  const response = await postOhlc(
+    { pair: 'BTC-USD', fromTimestampSeconds: DAY, toTimestampSeconds: DAY + 60, resolution: '1' },
+    unreachable.baseUrl,
+  )
   t.equal(response.status, 502)
   t.strictSame(await readJson(response), { error: 'the candle store cannot be reached; retry shortly' })
 })

@@ -38,7 +38,10 @@ t.test('unreachable: not connected, or no answer in time, rejects with upstream_
   const closed = new Redis(`redis://127.0.0.1:${await freePort()}`, { lazyConnect: true })
   t.teardown(() => closed.disconnect())
   const offline = redisCandleStore({ redis: closed, keyPrefix: 'gone', keepPerResolution: 10 })
-  await t.rejects(offline.read('BTC-USD', '1', 0, 10, 10), { code: 'upstream_unavailable', message: 'the candle store cannot be reached; retry shortly' })
+  await t.rejects(offline.read('BTC-USD', '1', 0, 10, 10), {
+    code: 'upstream_unavailable',
+    message: 'the candle store cannot be reached; retry shortly',
+  })
   await t.rejects(offline.merge('BTC-USD', [minute]), ServiceError)
 
   const redis = await readyClient(t)

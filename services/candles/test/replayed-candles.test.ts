@@ -113,10 +113,13 @@ t.test('candles from a replayed tick file equal the expected set at every resolu
     metrics: createMetrics(),
   })
   await waitFor(() => replayed, { what: 'the end of the replay', timeoutMs: 20_000 })
-  const folded = await waitFor(async () => {
-    const counts = await Promise.all(replicas.map((replica) => foldedBy(replica.metrics)))
-    return counts[0]! + counts[1]! === ticks.length && counts
-  }, { what: `${ticks.length} ticks folded`, timeoutMs: 20_000 })
+  const folded = await waitFor(
+    async () => {
+      const counts = await Promise.all(replicas.map((replica) => foldedBy(replica.metrics)))
+      return counts[0]! + counts[1]! === ticks.length && counts
+    },
+    { what: `${ticks.length} ticks folded`, timeoutMs: 20_000 },
+  )
   t.ok(folded[0]! > 0 && folded[1]! > 0, `the queue group split the ticks (${folded.join(' + ')}), each folded once`)
   await ingestor.stop()
   await Promise.all(replicas.map((replica) => replica.writer.stop()))

@@ -16,14 +16,19 @@ const ONE_MILLION_AT_1E_9 = { netVolThresholdUsd: 1_000_000, priceImpactK: 1e-9 
 const PARAMETERS: DepthParameters = {
   levelsUsd: [10_000, 1_000_000, 2_000_000, 12_000_000, 20_000_000],
   assetClasses: {
-    crypto: ONE_MILLION_AT_1E_9, fx: ONE_MILLION_AT_1E_9, metal: ONE_MILLION_AT_1E_9,
-    energy: ONE_MILLION_AT_1E_9, index: ONE_MILLION_AT_1E_9, stock: ONE_MILLION_AT_1E_9,
+    crypto: ONE_MILLION_AT_1E_9,
+    fx: ONE_MILLION_AT_1E_9,
+    metal: ONE_MILLION_AT_1E_9,
+    energy: ONE_MILLION_AT_1E_9,
+    index: ONE_MILLION_AT_1E_9,
+    stock: ONE_MILLION_AT_1E_9,
   },
   pairs: {},
 }
 
 const rows = new Map<string, Buffer>()
-const live = (pair: string, overrides: Partial<PriceRow>) => rows.set(pair, rowBytes(priceRow(pair, { timestampSeconds: AT, ...overrides })))
+const live = (pair: string, overrides: Partial<PriceRow>) =>
+  rows.set(pair, rowBytes(priceRow(pair, { timestampSeconds: AT, ...overrides })))
 live('BTC-USD', { bid: 99_990, mid: 100_000, ask: 100_010 })
 live('USD-KRW', { bid: 1399.3, mid: 1400, ask: 1400.7 })
 live('US500-USD', { bid: 6720, mid: 6721, ask: 6722 })
@@ -146,7 +151,13 @@ t.test('every parameter is validated', async (t) => {
   const cases: Array<[string, Array<[string, string]>]> = [
     ['/v1/depth/BTC-USD?chainId=1', [['chainId', 'invalid_union']]],
     ['/v1/depth/BTC-USD?side=long', [['', 'unrecognized_keys']]],
-    ['/v1/depth/BTC-USD/quote', [['side', 'invalid_value'], ['notionalUsd', 'invalid_type']]],
+    [
+      '/v1/depth/BTC-USD/quote',
+      [
+        ['side', 'invalid_value'],
+        ['notionalUsd', 'invalid_type'],
+      ],
+    ],
     ['/v1/depth/BTC-USD/quote?side=buy&notionalUsd=100', [['side', 'invalid_value']]],
     ['/v1/depth/BTC-USD/quote?side=long&notionalUsd=0', [['notionalUsd', 'too_small']]],
     ['/v1/depth/BTC-USD/quote?side=long&notionalUsd=-5', [['notionalUsd', 'invalid_format']]],
@@ -159,7 +170,10 @@ t.test('every parameter is validated', async (t) => {
     const answer = await gateway.get(path)
     t.equal(answer.status, 400, path)
     t.match(answer.body, { error: 'Bad Request', message: 'invalid query parameters' })
-    t.strictSame(answer.body.issues.map((issue: { path: string[]; code: string }) => [issue.path.join('.'), issue.code]), issues)
+    t.strictSame(
+      answer.body.issues.map((issue: { path: string[]; code: string }) => [issue.path.join('.'), issue.code]),
+      issues,
+    )
   }
 })
 

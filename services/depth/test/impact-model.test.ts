@@ -41,9 +41,18 @@ t.test('available notional: the room under the ceiling, never negative', async (
 })
 
 t.test('the parameter data: class defaults, pair overrides, levels', async (t) => {
-  t.strictSame(impactParametersFor(DEFAULT_DEPTH_PARAMETERS, pairBySymbol('BTC-USD')!), { netVolThresholdUsd: 5_000_000, priceImpactK: 2e-10 })
-  t.strictSame(impactParametersFor(DEFAULT_DEPTH_PARAMETERS, pairBySymbol('AAPL-USD')!), { netVolThresholdUsd: 100_000, priceImpactK: 1e-8 })
-  t.strictSame(impactParametersFor(DEFAULT_DEPTH_PARAMETERS, pairBySymbol('USD-KRW')!), { netVolThresholdUsd: 2_000_000, priceImpactK: 5e-10 })
+  t.strictSame(impactParametersFor(DEFAULT_DEPTH_PARAMETERS, pairBySymbol('BTC-USD')!), {
+    netVolThresholdUsd: 5_000_000,
+    priceImpactK: 2e-10,
+  })
+  t.strictSame(impactParametersFor(DEFAULT_DEPTH_PARAMETERS, pairBySymbol('AAPL-USD')!), {
+    netVolThresholdUsd: 100_000,
+    priceImpactK: 1e-8,
+  })
+  t.strictSame(impactParametersFor(DEFAULT_DEPTH_PARAMETERS, pairBySymbol('USD-KRW')!), {
+    netVolThresholdUsd: 2_000_000,
+    priceImpactK: 5e-10,
+  })
   t.equal(DEFAULT_DEPTH_PARAMETERS.levelsUsd[0], 1000)
 
   const folder = mkdtempSync(join(tmpdir(), 'depth-parameters-'))

@@ -31,7 +31,13 @@ server.addRoutes([
       return jsonReply(201, { n: parsed.data.n, bytes: body.length })
     },
   },
-  { method: 'GET', path: '/t/boom', handle: () => { throw new Error('secret internals') } },
+  {
+    method: 'GET',
+    path: '/t/boom',
+    handle: () => {
+      throw new Error('secret internals')
+    },
+  },
   { method: 'GET', path: '/t/limited', budget: 'onboard', handle: () => jsonReply(200, {}) },
 ])
 const port = await server.listen('127.0.0.1', 0)

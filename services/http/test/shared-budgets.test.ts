@@ -22,7 +22,10 @@ t.test('two replicas on one Redis draw on one budget per IP', async (t) => {
   t.equal(replicaA!.store, 'redis')
   const decisions = []
   for (let n = 0; n < 60; n++) decisions.push(await (n % 2 ? replicaA! : replicaB!).check('portfolio', '192.0.2.1'))
-  t.same(decisions.map((decision) => decision.remaining), Array.from({ length: 60 }, (_, n) => 59 - n))
+  t.same(
+    decisions.map((decision) => decision.remaining),
+    Array.from({ length: 60 }, (_, n) => 59 - n),
+  )
   const refusedByA = await replicaA!.check('portfolio', '192.0.2.1')
   const refusedByB = await replicaB!.check('portfolio', '192.0.2.1')
   t.equal(refusedByA.allowed, false)
@@ -55,7 +58,9 @@ t.test('a POST body is read whole while its budget is checked in Redis', async (
     resolveClientIp: (peer) => peer,
     bodyLimitBytes: 1024,
   })
-  server.addRoutes([{ method: 'POST', path: '/t/echo', budget: 'onboard', handle: ({ body }) => jsonReply(200, { echoed: body.toString() }) }])
+  server.addRoutes([
+    { method: 'POST', path: '/t/echo', budget: 'onboard', handle: ({ body }) => jsonReply(200, { echoed: body.toString() }) },
+  ])
   const port = await server.listen('127.0.0.1', 0)
   t.teardown(() => server.close())
   const response = await fetch(`http://127.0.0.1:${port}/t/echo`, { method: 'POST', body: 'hello', signal: AbortSignal.timeout(5000) })

@@ -240,7 +240,10 @@ class TraderHistory {
       orderId: this.ledger.nextOrderId(),
       initiatedAt,
       // A resting order is sometimes edited after placement (never after the data ends).
-      updatedAt: isActive && this.random.chance(0.2) ? earliest(initiatedAt + BigInt(this.random.int(60, 3600)), BigInt(SEED_HEAD_TIMESTAMP)) : initiatedAt,
+      updatedAt:
+        isActive && this.random.chance(0.2)
+          ? earliest(initiatedAt + BigInt(this.random.int(60, 3600)), BigInt(SEED_HEAD_TIMESTAMP))
+          : initiatedAt,
     }
     this.ledger.limits.push(limit)
     return limit
@@ -343,7 +346,7 @@ function sizeOf(terms: Terms): { collateral: bigint; leverage: bigint; notional:
 
 /** The price at which a position shows `pnlPercent` of its collateral as profit (negative: loss). */
 function priceAtPnl(openPrice: bigint, terms: Pick<Terms, 'isBuy' | 'leverage'>, pnlPercent: number): bigint {
-  const moveBasisPoints = BigInt(Math.round(((pnlPercent / terms.leverage) * 100) * (terms.isBuy ? 1 : -1)))
+  const moveBasisPoints = BigInt(Math.round((pnlPercent / terms.leverage) * 100 * (terms.isBuy ? 1 : -1)))
   return (openPrice * (10_000n + moveBasisPoints)) / 10_000n
 }
 
@@ -352,8 +355,12 @@ function maxEventCount(profile: TraderProfile): number {
   // A position takes one event to open (two when it opens from a limit order) and one to close; a
   // cancelled limit takes two (placed, cancelled); everything else takes one.
   return (
-    3 * profile.closedPositions + 2 * profile.openPositions + profile.activeLimits + 2 * profile.cancelledLimits +
-    profile.cancelledOrders + profile.pendingOrders
+    3 * profile.closedPositions +
+    2 * profile.openPositions +
+    profile.activeLimits +
+    2 * profile.cancelledLimits +
+    profile.cancelledOrders +
+    profile.pendingOrders
   )
 }
 

@@ -28,7 +28,10 @@ export function createRandom(...seedParts: ReadonlyArray<string | number>): Rand
     },
     hex: (bytes) => {
       let digits = '0x'
-      for (let i = 0; i < bytes; i++) digits += Math.floor(next() * 256).toString(16).padStart(2, '0')
+      for (let i = 0; i < bytes; i++)
+        digits += Math.floor(next() * 256)
+          .toString(16)
+          .padStart(2, '0')
       return digits
     },
     shuffled: (items) => {

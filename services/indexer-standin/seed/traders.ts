@@ -40,20 +40,35 @@ export interface TraderProfile {
 type Volume = Omit<TraderProfile, 'address'>
 
 const DEMO_VOLUME: Volume = {
-  closedPositions: 40, openPositions: 8, activeLimits: 12, cancelledLimits: 6,
-  limitFillShare: 0.2, pendingOrders: 2, cancelledOrders: 5,
+  closedPositions: 40,
+  openPositions: 8,
+  activeLimits: 12,
+  cancelledLimits: 6,
+  limitFillShare: 0.2,
+  pendingOrders: 2,
+  cancelledOrders: 5,
 }
 
 const WHALE_VOLUME: Volume = {
-  closedPositions: 3200, openPositions: 40, activeLimits: 6200, cancelledLimits: 250,
-  limitFillShare: 0.1, pendingOrders: 3, cancelledOrders: 150,
+  closedPositions: 3200,
+  openPositions: 40,
+  activeLimits: 6200,
+  cancelledLimits: 250,
+  limitFillShare: 0.1,
+  pendingOrders: 3,
+  cancelledOrders: 150,
 }
 
 /** Ordinary wallets: enough for "hundreds of orders" across the chain, each a little different. */
 function ordinaryVolume(rank: number): Volume {
   return {
-    closedPositions: 10 + 12 * rank, openPositions: 1 + (rank % 4), activeLimits: rank % 3 === 0 ? 0 : 2 + rank,
-    cancelledLimits: rank % 3, limitFillShare: 0.25, pendingOrders: rank % 2, cancelledOrders: 1 + (rank % 3),
+    closedPositions: 10 + 12 * rank,
+    openPositions: 1 + (rank % 4),
+    activeLimits: rank % 3 === 0 ? 0 : 2 + rank,
+    cancelledLimits: rank % 3,
+    limitFillShare: 0.25,
+    pendingOrders: rank % 2,
+    cancelledOrders: 1 + (rank % 3),
   }
 }
 

@@ -13,7 +13,12 @@ const META_QUERY = '{ _meta { block { number timestamp } deployment hasIndexingE
 /** Resolves with the response, or with 'no answer' when `deadlineMs` passes first. */
 async function postWithDeadline(url: string, deadlineMs: number): Promise<Response | 'no answer'> {
   try {
-    return await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: PAIR_QUERY }), signal: AbortSignal.timeout(deadlineMs) })
+    return await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: PAIR_QUERY }),
+      signal: AbortSignal.timeout(deadlineMs),
+    })
   } catch (error) {
     if (error instanceof DOMException && error.name === 'TimeoutError') return 'no answer'
     throw error
@@ -23,11 +28,20 @@ async function postWithDeadline(url: string, deadlineMs: number): Promise<Respon
 t.test('fault modes', async (t) => {
   const standin = await startStandin(t)
   const url = standin.url(42161)
-  const healthy = { pairs: [{ id: '0', from: 'BTC' }, { id: '1', from: 'ETH' }] }
+  const healthy = {
+    pairs: [
+      { id: '0', from: 'BTC' },
+      { id: '1', from: 'ETH' },
+    ],
+  }
 
   t.test('graphql-errors: HTTP 200 with an errors array and no data', async (t) => {
     standin.setFault('graphql-errors')
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: PAIR_QUERY }) })
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: PAIR_QUERY }),
+    })
     t.equal(response.status, 200)
     t.strictSame(await response.json(), { errors: [{ message: 'indexing_error' }] })
   })
@@ -35,7 +49,11 @@ t.test('fault modes', async (t) => {
   t.test('http-500: a plain-text 500 on every chain', async (t) => {
     standin.setFault('http-500')
     for (const chainId of [42161, 421614] as const) {
-      const response = await fetch(standin.url(chainId), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: PAIR_QUERY }) })
+      const response = await fetch(standin.url(chainId), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: PAIR_QUERY }),
+      })
       t.equal(response.status, 500)
       t.equal(await response.text(), 'Internal Server Error')
     }
@@ -43,7 +61,11 @@ t.test('fault modes', async (t) => {
 
   t.test('reset-mid-response: headers and half the body, then the connection drops', async (t) => {
     standin.setFault('reset-mid-response')
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: PAIR_QUERY }) })
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: PAIR_QUERY }),
+    })
     t.equal(response.status, 200)
     const promised = Number(response.headers.get('content-length'))
     const reader = response.body?.getReader()
@@ -79,7 +101,10 @@ t.test('fault modes', async (t) => {
     const before = Math.floor(Date.now() / 1000)
     const current = await queryData<{ _meta: { block: { number: number; timestamp: number } } }>(url, META_QUERY)
     standin.setFault('lagging')
-    const lagging = await queryData<{ _meta: { block: { number: number; timestamp: number }; hasIndexingErrors: boolean } }>(url, META_QUERY)
+    const lagging = await queryData<{ _meta: { block: { number: number; timestamp: number }; hasIndexingErrors: boolean } }>(
+      url,
+      META_QUERY,
+    )
     t.strictSame(await queryData(url, PAIR_QUERY), healthy)
     t.ok(current._meta.block.timestamp >= before, 'a healthy source is at the chain head')
     t.ok(before - lagging._meta.block.timestamp >= LAG_SECONDS, 'a lagging one is an hour behind')

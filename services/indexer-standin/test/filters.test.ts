@@ -22,10 +22,17 @@ t.test('filters', async (t) => {
     const query = 'query($trader: Bytes!) { orders(first: 1000, where: { trader: $trader }) { id trader } }'
     for (const spelling of [DEMO_TRADER, demo, DEMO_TRADER.toUpperCase().replace('0X', '0x')]) {
       const answer = await queryData<{ orders: Array<{ id: string; trader: string }> }>(url, query, { trader: spelling })
-      t.strictSame(answer.orders.map((order) => order.id), sortedIds(demoOrders), spelling)
+      t.strictSame(
+        answer.orders.map((order) => order.id),
+        sortedIds(demoOrders),
+        spelling,
+      )
       t.ok(answer.orders.every((order) => order.trader === demo))
     }
-    const literal = await queryData<Ids>(url, `{ trades(first: 1000, where: { trader_in: ["${DEMO_TRADER}", "${WHALE_TRADER.toUpperCase().replace('0X', '0x')}"], isOpen: true }) { id } }`)
+    const literal = await queryData<Ids>(
+      url,
+      `{ trades(first: 1000, where: { trader_in: ["${DEMO_TRADER}", "${WHALE_TRADER.toUpperCase().replace('0X', '0x')}"], isOpen: true }) { id } }`,
+    )
     const expected = data.trades.filter((trade) => (trade.trader === demo || trade.trader === WHALE_TRADER) && trade.isOpen)
     t.strictSame(ids(literal, 'trades'), sortedIds(expected))
   })
@@ -36,7 +43,9 @@ t.test('filters', async (t) => {
       `query($trader: Bytes!) { orders(first: 1000, where: { trader: $trader, collateral_gte: "1000000000", collateral_lt: 3000000000, isPending_not: true }) { id } }`,
       { trader: DEMO_TRADER },
     )
-    const expected = demoOrders.filter((order) => order.collateral >= 1_000_000_000n && order.collateral < 3_000_000_000n && !order.isPending)
+    const expected = demoOrders.filter(
+      (order) => order.collateral >= 1_000_000_000n && order.collateral < 3_000_000_000n && !order.isPending,
+    )
     t.ok(expected.length > 0)
     t.strictSame(ids(answer, 'orders'), sortedIds(expected))
   })
@@ -83,16 +92,20 @@ t.test('filters', async (t) => {
   })
 
   t.test('filter inputs are named and typed as graph-node generates them (introspection works)', async (t) => {
-    const answer = await queryData<{ __type: { inputFields: Array<{ name: string; type: { name: string | null; ofType: { ofType: { name: string } | null } | null } }> } }>(
-      url,
-      '{ __type(name: "Trade_filter") { inputFields { name type { name ofType { ofType { name } } } } } }',
-    )
+    const answer = await queryData<{
+      __type: { inputFields: Array<{ name: string; type: { name: string | null; ofType: { ofType: { name: string } | null } | null } }> }
+    }>(url, '{ __type(name: "Trade_filter") { inputFields { name type { name ofType { ofType { name } } } } } }')
     const fields = new Map(answer.__type.inputFields.map((field) => [field.name, field.type]))
     t.strictSame(
-      ['trader', 'trader_not', 'trader_gt', 'trader_gte', 'trader_lt', 'trader_lte', 'trader_in', 'trader_not_in'].map((key) => fields.has(key)),
+      ['trader', 'trader_not', 'trader_gt', 'trader_gte', 'trader_lt', 'trader_lte', 'trader_in', 'trader_not_in'].map((key) =>
+        fields.has(key),
+      ),
       Array(8).fill(true),
     )
-    t.strictSame(['isOpen', 'isOpen_not', 'isOpen_in', 'isOpen_not_in', 'isOpen_gt'].map((key) => fields.has(key)), [true, true, true, true, false])
+    t.strictSame(
+      ['isOpen', 'isOpen_not', 'isOpen_in', 'isOpen_not_in', 'isOpen_gt'].map((key) => fields.has(key)),
+      [true, true, true, true, false],
+    )
     t.strictSame([fields.get('trader')?.name, fields.get('timestamp_gt')?.name, fields.get('pair')?.name], ['Bytes', 'BigInt', 'String'])
     t.equal(fields.get('pair_in')?.ofType?.ofType?.name, 'String')
     t.strictSame([fields.has('and'), fields.has('or')], [true, true])

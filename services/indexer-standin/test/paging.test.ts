@@ -25,7 +25,10 @@ t.test('paging', async (t) => {
       const answer = await postGraphql<unknown>(url, WHALE_RESTING, { trader: WHALE_TRADER, first, after: '0' })
       t.equal(answer.status, 200)
       t.equal(answer.data, null)
-      t.strictSame(answer.errors?.map((error) => error.message), [`The \`first\` argument must be between 0 and 1000, but is ${first}`])
+      t.strictSame(
+        answer.errors?.map((error) => error.message),
+        [`The \`first\` argument must be between 0 and 1000, but is ${first}`],
+      )
     }
     const atCeiling = await queryData<LimitPage>(url, WHALE_RESTING, { trader: WHALE_TRADER, first: 1000, after: '0' })
     t.equal(atCeiling.limits.length, 1000)
@@ -34,9 +37,15 @@ t.test('paging', async (t) => {
   t.test('`skip` above 5000 is refused; 5000 itself is allowed', async (t) => {
     const refused = await postGraphql<unknown>(url, WHALE_RESTING, { trader: WHALE_TRADER, skip: 5001, after: '0' })
     t.equal(refused.status, 200)
-    t.strictSame(refused.errors?.map((error) => error.message), ['The `skip` argument must be between 0 and 5000, but is 5001'])
+    t.strictSame(
+      refused.errors?.map((error) => error.message),
+      ['The `skip` argument must be between 0 and 5000, but is 5001'],
+    )
     const deepest = await queryData<LimitPage>(url, WHALE_RESTING, { trader: WHALE_TRADER, first: 1000, skip: MAX_SKIP, after: '0' })
-    t.strictSame(deepest.limits.map((limit) => limit.id), whaleResting.slice(5000, 6000))
+    t.strictSame(
+      deepest.limits.map((limit) => limit.id),
+      whaleResting.slice(5000, 6000),
+    )
     t.ok(whaleResting.length > 6000, 'skip and first alone cannot reach every row')
   })
 
@@ -64,8 +73,14 @@ t.test('paging', async (t) => {
       .map((order) => order.id)
     const ascending = await queryData<{ orders: Array<{ id: string }> }>(url, query, { trader: DEMO_TRADER, direction: 'asc' })
     const descending = await queryData<{ orders: Array<{ id: string }> }>(url, query, { trader: DEMO_TRADER, direction: 'desc' })
-    t.strictSame(ascending.orders.map((order) => order.id), settled)
-    t.strictSame(descending.orders.map((order) => order.id), [...settled].reverse())
+    t.strictSame(
+      ascending.orders.map((order) => order.id),
+      settled,
+    )
+    t.strictSame(
+      descending.orders.map((order) => order.id),
+      [...settled].reverse(),
+    )
 
     const byGroup = await queryData<{ pairs: Array<{ id: string; group: { id: string } }> }>(
       url,
@@ -74,7 +89,10 @@ t.test('paging', async (t) => {
     const expected = [...data.pairs]
       .sort((a, b) => (a.group === b.group ? (a.id < b.id ? 1 : -1) : a.group < b.group ? 1 : -1))
       .map((pair) => pair.id)
-    t.strictSame(byGroup.pairs.map((pair) => pair.id), expected)
+    t.strictSame(
+      byGroup.pairs.map((pair) => pair.id),
+      expected,
+    )
   })
 
   t.test('null sorts as the largest value: pending orders come first in descending executedAt', async (t) => {
@@ -83,12 +101,21 @@ t.test('paging', async (t) => {
       `query($trader: Bytes!) { orders(where: { trader: $trader }, first: 3, orderBy: executedAt, orderDirection: desc) { isPending executedAt } }`,
       { trader: DEMO_TRADER },
     )
-    t.strictSame(answer.orders.map((order) => order.executedAt === null), [true, true, false])
+    t.strictSame(
+      answer.orders.map((order) => order.executedAt === null),
+      [true, true, false],
+    )
   })
 
   t.test('without first and orderBy: 100 rows in id order', async (t) => {
     const answer = await queryData<{ orders: Array<{ id: string }> }>(url, '{ orders { id } }')
-    const expected = data.orders.map((order) => order.id).sort().slice(0, 100)
-    t.strictSame(answer.orders.map((order) => order.id), expected)
+    const expected = data.orders
+      .map((order) => order.id)
+      .sort()
+      .slice(0, 100)
+    t.strictSame(
+      answer.orders.map((order) => order.id),
+      expected,
+    )
   })
 })

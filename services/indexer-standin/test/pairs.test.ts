@@ -5,7 +5,17 @@ import { PAIRS } from '../../../schemas/pairs.ts'
 import { feedIdFor } from '../index.ts'
 import { queryData, startStandin } from './fixtures/standin-client.ts'
 
-type WirePair = { id: string; from: string; to: string; feed: string; maxOI: string; longOI: string; shortOI: string; maxLeverage: string; group: { name: string } }
+type WirePair = {
+  id: string
+  from: string
+  to: string
+  feed: string
+  maxOI: string
+  longOI: string
+  shortOI: string
+  maxLeverage: string
+  group: { name: string }
+}
 
 t.test('pairs', async (t) => {
   const standin = await startStandin(t)
@@ -17,15 +27,24 @@ t.test('pairs', async (t) => {
     const byId = new Map(pairs.map((pair) => [pair.id, pair]))
 
     t.test(`chain ${chainId}: legacy base spellings where the source kept them`, async (t) => {
-      t.strictSame([6, 7, 10].map((id) => `${byId.get(String(id))?.from}-${byId.get(String(id))?.to}`), ['HG-USD', 'CL-USD', 'SPX-USD'])
+      t.strictSame(
+        [6, 7, 10].map((id) => `${byId.get(String(id))?.from}-${byId.get(String(id))?.to}`),
+        ['HG-USD', 'CL-USD', 'SPX-USD'],
+      )
       const renamed = PAIRS.filter((pair) => byId.get(String(pair.id))?.from !== pair.base).map((pair) => pair.id)
       t.strictSame(renamed, [6, 7, 10], 'every other pair keeps the symbol of schemas/pairs.ts')
-      t.strictSame(PAIRS.map((pair) => byId.get(String(pair.id))?.to), PAIRS.map((pair) => pair.quote))
+      t.strictSame(
+        PAIRS.map((pair) => byId.get(String(pair.id))?.to),
+        PAIRS.map((pair) => pair.quote),
+      )
     })
 
     t.test(`chain ${chainId}: pair 53 has no open-interest ceiling, every other pair has one`, async (t) => {
       t.strictSame(byId.get('53'), { ...byId.get('53'), from: 'USD', to: 'KRW', maxOI: '0', longOI: '0', shortOI: '0' })
-      t.strictSame(pairs.filter((pair) => BigInt(pair.maxOI) === 0n).map((pair) => pair.id), ['53'])
+      t.strictSame(
+        pairs.filter((pair) => BigInt(pair.maxOI) === 0n).map((pair) => pair.id),
+        ['53'],
+      )
     })
 
     t.test(`chain ${chainId}: feeds, groups and leverage units`, async (t) => {

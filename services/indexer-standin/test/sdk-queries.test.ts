@@ -3,8 +3,18 @@
 import t from 'tap'
 import { DEMO_TRADER, seedData, type ChainId, type PairRow, type SeedData } from '../index.ts'
 import {
-  GET_OPEN_TRADES, GET_PAIRS, GET_RECENT_HISTORY, GET_RESTING_ORDERS, GROUP_FIELDS, LIMIT_FIELDS, LIMIT_PAIR_FIELDS,
-  ORDER_FIELDS, ORDER_PAIR_FIELDS, PAIR_FIELDS, TRADE_FIELDS, TRADE_PAIR_FIELDS,
+  GET_OPEN_TRADES,
+  GET_PAIRS,
+  GET_RECENT_HISTORY,
+  GET_RESTING_ORDERS,
+  GROUP_FIELDS,
+  LIMIT_FIELDS,
+  LIMIT_PAIR_FIELDS,
+  ORDER_FIELDS,
+  ORDER_PAIR_FIELDS,
+  PAIR_FIELDS,
+  TRADE_FIELDS,
+  TRADE_PAIR_FIELDS,
 } from './fixtures/sdk-queries.ts'
 import { queryData, startStandin, wireFields } from './fixtures/standin-client.ts'
 
@@ -41,7 +51,10 @@ t.test('the SDK queries', async (t) => {
       return { ...wireFields(pair, PAIR_FIELDS), group: wireFields(group, GROUP_FIELDS) }
     })
     t.equal(answer.pairs.length, 83)
-    t.strictSame(answer.pairs.slice(0, 4).map((pair) => pair.id), ['0', '1', '10', '11'])
+    t.strictSame(
+      answer.pairs.slice(0, 4).map((pair) => pair.id),
+      ['0', '1', '10', '11'],
+    )
     t.strictSame(answer.pairs, expected)
   })
 
@@ -65,8 +78,14 @@ t.test('the SDK queries', async (t) => {
     const settledRows = data.orders
       .filter((order) => order.trader === demo && !order.isPending)
       .sort((a, b) => Number((b.executedAt ?? 0n) - (a.executedAt ?? 0n)))
-    const settled = settledRows.map((order) => ({ ...wireFields(order, ORDER_FIELDS), pair: wireFields(pairOf(data, order.pair), ORDER_PAIR_FIELDS) }))
-    t.ok(settledRows.some((order) => order.isCancelled), 'history includes cancelled orders')
+    const settled = settledRows.map((order) => ({
+      ...wireFields(order, ORDER_FIELDS),
+      pair: wireFields(pairOf(data, order.pair), ORDER_PAIR_FIELDS),
+    }))
+    t.ok(
+      settledRows.some((order) => order.isCancelled),
+      'history includes cancelled orders',
+    )
     const lastTen = await queryData<{ orders: unknown[] }>(url, GET_RECENT_HISTORY, { trader: DEMO_TRADER, last_n_orders: 10 })
     t.strictSame(lastTen.orders, settled.slice(0, 10))
 

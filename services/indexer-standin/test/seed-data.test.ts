@@ -47,19 +47,37 @@ t.test('rows agree with each other', async (t) => {
       new Set(data.orders.filter((order) => order.orderAction === action && order.tradeID !== null).map((order) => order.tradeID))
     const opened = tradesWith('Open')
     const closed = tradesWith('Close')
-    t.ok(data.orders.every((order) => order.tradeID === null || tradeIds.has(order.tradeID)), 'orders point at existing trades')
-    t.ok(data.trades.every((trade) => opened.has(trade.tradeID)), 'every trade has its opening order')
-    t.ok(data.trades.every((trade) => closed.has(trade.tradeID) === !trade.isOpen), 'exactly the closed trades have a closing order')
+    t.ok(
+      data.orders.every((order) => order.tradeID === null || tradeIds.has(order.tradeID)),
+      'orders point at existing trades',
+    )
+    t.ok(
+      data.trades.every((trade) => opened.has(trade.tradeID)),
+      'every trade has its opening order',
+    )
+    t.ok(
+      data.trades.every((trade) => closed.has(trade.tradeID) === !trade.isOpen),
+      'exactly the closed trades have a closing order',
+    )
     const filledLimits = data.limits.filter((limit) => ordersById.has(String(limit.orderId)))
     t.ok(filledLimits.length > 0)
     t.ok(
       filledLimits.every((limit) => !limit.isActive && ordersById.get(String(limit.orderId))?.orderType === limit.limitType),
       'a filled limit is inactive and its order has its type',
     )
-    t.notOk([...data.trades, ...data.limits, ...data.orders].some((row) => row.pair === '53'), 'nothing trades on pair 53')
+    t.notOk(
+      [...data.trades, ...data.limits, ...data.orders].some((row) => row.pair === '53'),
+      'nothing trades on pair 53',
+    )
     const head = BigInt(SEED_HEAD_TIMESTAMP)
-    t.ok(data.orders.every((order) => order.initiatedAt <= head && (order.executedAt ?? 0n) <= head), 'no order after the seed head')
-    t.ok(data.limits.every((limit) => limit.updatedAt <= head), 'no limit change after the seed head')
+    t.ok(
+      data.orders.every((order) => order.initiatedAt <= head && (order.executedAt ?? 0n) <= head),
+      'no order after the seed head',
+    )
+    t.ok(
+      data.limits.every((limit) => limit.updatedAt <= head),
+      'no limit change after the seed head',
+    )
     for (const trader of data.traders) {
       const initiated = data.limits.filter((limit) => limit.trader === trader).map((limit) => limit.initiatedAt)
       const executed = data.orders.filter((order) => order.trader === trader && order.executedAt !== null).map((order) => order.executedAt)

@@ -16,11 +16,7 @@ const MAX_DOUBLINGS = 30
  * the upper half of it, so many clients dropped at once (an upstream restart) do not return in lockstep,
  * while each still backs off.
  */
-export function reconnectDelayMs(
-  failures: number,
-  policy: ReconnectPolicy,
-  random: () => number = Math.random,
-): number {
+export function reconnectDelayMs(failures: number, policy: ReconnectPolicy, random: () => number = Math.random): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** Math.min(failures, MAX_DOUBLINGS))
   return ceiling / 2 + (random() * ceiling) / 2
 }

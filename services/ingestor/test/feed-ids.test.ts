@@ -6,23 +6,55 @@ import { PAIRS } from '../../../schemas/pairs.ts'
 import { FEED_IDS, UPSTREAM_PAIRS, feedIdFor, normalizeFeedId, pairForFeedId } from '../feed-ids.ts'
 
 const SYNTHETIC_PAIRS = [
-  'XCU-USD', 'US500-USD', 'US30-USD', 'US100-USD', 'JP225-JPY', 'UK100-GBP', 'GER40-EUR', 'HK50-HKD',
-  'BMNR-USD', 'SBET-USD', 'GLXY-USD', 'RIVN-USD', 'URA-USD', 'KR2550-USD', 'SHEL-USD', 'UNG-USD',
-  'MP-USD', 'DRAM-USD', 'REMX-USD', 'BB-USD', 'NBIS-USD', 'SKHY-USD', 'SPCX-USD',
+  'XCU-USD',
+  'US500-USD',
+  'US30-USD',
+  'US100-USD',
+  'JP225-JPY',
+  'UK100-GBP',
+  'GER40-EUR',
+  'HK50-HKD',
+  'BMNR-USD',
+  'SBET-USD',
+  'GLXY-USD',
+  'RIVN-USD',
+  'URA-USD',
+  'KR2550-USD',
+  'SHEL-USD',
+  'UNG-USD',
+  'MP-USD',
+  'DRAM-USD',
+  'REMX-USD',
+  'BB-USD',
+  'NBIS-USD',
+  'SKHY-USD',
+  'SPCX-USD',
 ]
 
 t.test('one entry per pair, in pair-id order, each id a unique 0x-prefixed 32-byte hex', (t) => {
   t.equal(FEED_IDS.length, 83)
-  t.strictSame(FEED_IDS.map((entry) => entry.pair), PAIRS.map((pair) => pair.symbol))
-  t.ok(FEED_IDS.every((entry) => /^0x[0-9a-f]{64}$/.test(entry.feedId)), 'every id is lowercase 0x + 64 hex')
+  t.strictSame(
+    FEED_IDS.map((entry) => entry.pair),
+    PAIRS.map((pair) => pair.symbol),
+  )
+  t.ok(
+    FEED_IDS.every((entry) => /^0x[0-9a-f]{64}$/.test(entry.feedId)),
+    'every id is lowercase 0x + 64 hex',
+  )
   t.equal(new Set(FEED_IDS.map((entry) => entry.feedId)).size, 83, 'no two pairs share an id')
   t.end()
 })
 
 t.test('real Pyth ids for 60 pairs, synthetic stand-ins for the rest', (t) => {
-  t.strictSame(FEED_IDS.filter((entry) => entry.source === 'synthetic').map((entry) => entry.pair), SYNTHETIC_PAIRS)
+  t.strictSame(
+    FEED_IDS.filter((entry) => entry.source === 'synthetic').map((entry) => entry.pair),
+    SYNTHETIC_PAIRS,
+  )
   t.equal(UPSTREAM_PAIRS.length, 60)
-  t.strictSame(UPSTREAM_PAIRS, FEED_IDS.filter((entry) => entry.source === 'pyth').map((entry) => entry.pair))
+  t.strictSame(
+    UPSTREAM_PAIRS,
+    FEED_IDS.filter((entry) => entry.source === 'pyth').map((entry) => entry.pair),
+  )
   t.ok(
     FEED_IDS.every((entry) => (entry.source === 'pyth') === (entry.pythSymbol !== undefined)),
     'exactly the real entries name their Pyth symbol',
@@ -44,7 +76,10 @@ t.test('pairForFeedId inverts feedIdFor, whatever the spelling of the id', (t) =
   for (const { pair, feedId } of FEED_IDS) {
     const bare = feedId.slice(2)
     const spellings = [feedId, bare, feedId.toUpperCase(), bare.toUpperCase(), `0X${bare}`]
-    t.ok(spellings.every((spelling) => pairForFeedId(spelling) === pair), `${pair} round-trips`)
+    t.ok(
+      spellings.every((spelling) => pairForFeedId(spelling) === pair),
+      `${pair} round-trips`,
+    )
   }
   t.equal(pairForFeedId(`0x${'00'.repeat(32)}`), undefined)
   t.equal(pairForFeedId('not an id'), undefined)

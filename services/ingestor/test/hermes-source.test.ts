@@ -22,8 +22,7 @@ function recordingSink() {
     quote: (quote) => quotes.push(quote),
     malformed: (reason, detail) => malformed.push({ reason, detail }),
   }
-  const quoteCount = (count: number) =>
-    waitFor(() => quotes.length >= count, { timeoutMs: WAIT_MS, what: `${count} quotes` })
+  const quoteCount = (count: number) => waitFor(() => quotes.length >= count, { timeoutMs: WAIT_MS, what: `${count} quotes` })
   return { sink, quotes, malformed, quoteCount }
 }
 
@@ -55,18 +54,14 @@ async function setup(t: { teardown(fn: () => Promise<void>): void }, options: Pa
   return { server, recorder, source }
 }
 
-const btcEntry = (price: string) =>
-  hermesEntry({ feedId: BTC, price, conf: '2345678901', expo: -8, publishTime: 1_700_000_000 })
+const btcEntry = (price: string) => hermesEntry({ feedId: BTC, price, conf: '2345678901', expo: -8, publishTime: 1_700_000_000 })
 
 t.test('turns each parsed entry into a quote: price, conf and expo scaled exactly', async (t) => {
   const { server, recorder, source } = await setup(t)
   source.start(recorder.sink)
   await server.waitForOpenStreams(1)
 
-  server.push([
-    btcEntry('6512345678901'),
-    hermesEntry({ feedId: EUR, price: '108765', conf: '12', expo: -5, publishTime: 1_700_000_001 }),
-  ])
+  server.push([btcEntry('6512345678901'), hermesEntry({ feedId: EUR, price: '108765', conf: '12', expo: -5, publishTime: 1_700_000_001 })])
   await recorder.quoteCount(2)
 
   t.strictSame(recorder.quotes, [
@@ -88,7 +83,10 @@ t.test('subscribes to the feed ids of the mapped pairs, never to synthetic ones'
     t.strictSame(requested, UPSTREAM_PAIRS.map(feedIdFor).sort())
     t.equal(requested.length, 60)
     const synthetic = new Set(FEED_IDS.filter((entry) => entry.source === 'synthetic').map((entry) => entry.feedId))
-    t.notOk(requested.some((id) => synthetic.has(id)), 'no synthetic id requested')
+    t.notOk(
+      requested.some((id) => synthetic.has(id)),
+      'no synthetic id requested',
+    )
     t.equal(server.requestedQuery.get('parsed'), 'true')
     t.equal(server.requestedQuery.get('ignore_invalid_price_ids'), 'true')
   })
@@ -163,7 +161,10 @@ t.test('reads price updates: id spellings, confidence wider than the price', (t)
 
   const fractionalExpo = hermesEntry({ feedId: BTC, price: '1', conf: '0', expo: 1.5, publishTime: 7 })
   const badExpo = readPriceUpdate(update([fractionalExpo]), lookup)
-  t.strictSame(badExpo.malformations.map((report) => report.reason), ['invalid_shape'])
+  t.strictSame(
+    badExpo.malformations.map((report) => report.reason),
+    ['invalid_shape'],
+  )
   t.end()
 })
 
@@ -230,7 +231,10 @@ t.test('backs off while failing and starts over once a connection is accepted', 
   await logged('reconnect scheduled', 3)
 
   const scheduled = withMessage('reconnect scheduled')
-  t.strictSame(scheduled.map((record) => record.attempt), [1, 2, 1])
+  t.strictSame(
+    scheduled.map((record) => record.attempt),
+    [1, 2, 1],
+  )
   const delays = scheduled.map((record) => record.delayMs as number)
   // ceilings for the initial delay of 10 ms: 10, then 20 after one more failure, then 10 again
   t.ok(delays[0]! >= 5 && delays[0]! <= 10, `first wait ${delays[0]} within [5, 10]`)
@@ -243,8 +247,14 @@ t.test('reconnect delay: doubling ceiling, capped, jittered within its upper hal
   const highest = () => 1
   const lowest = () => 0
   const failureCounts = [0, 1, 2, 3, 4]
-  t.strictSame(failureCounts.map((failures) => reconnectDelayMs(failures, policy, highest)), [100, 200, 400, 800, 1_000])
-  t.strictSame(failureCounts.map((failures) => reconnectDelayMs(failures, policy, lowest)), [50, 100, 200, 400, 500])
+  t.strictSame(
+    failureCounts.map((failures) => reconnectDelayMs(failures, policy, highest)),
+    [100, 200, 400, 800, 1_000],
+  )
+  t.strictSame(
+    failureCounts.map((failures) => reconnectDelayMs(failures, policy, lowest)),
+    [50, 100, 200, 400, 500],
+  )
   t.equal(reconnectDelayMs(10_000, policy, highest), 1_000, 'no overflow after many failures')
   t.equal(reconnectDelayMs(10_000, { initialDelayMs: 0, maxDelayMs: 1_000 }, highest), 0)
   t.end()

@@ -42,16 +42,23 @@ t.test('a quiet pair is published again when its market flags flip, with its las
   const flipAt = clockNow + 5_000
   const clock: MarketClock = {
     ...alwaysOpenMarketClock(),
-    flagsAt: (_, nowMs) => (nowMs < flipAt
-      ? { isMarketOpen: true, isDayTradingClosed: false, secondsToToggleIsDayTradingClosed: Math.ceil((flipAt - nowMs) / 1000) }
-      : { isMarketOpen: false, isDayTradingClosed: true, secondsToToggleIsDayTradingClosed: -1 }),
+    flagsAt: (_, nowMs) =>
+      nowMs < flipAt
+        ? { isMarketOpen: true, isDayTradingClosed: false, secondsToToggleIsDayTradingClosed: Math.ceil((flipAt - nowMs) / 1000) }
+        : { isMarketOpen: false, isDayTradingClosed: true, secondsToToggleIsDayTradingClosed: -1 },
     nextChangeAt: (_, nowMs) => (nowMs < flipAt ? flipAt : Number.POSITIVE_INFINITY),
   }
   const rows: Array<Record<string, unknown>> = []
   bus.subscribeTicks((_, row) => rows.push(JSON.parse(Buffer.from(row).toString())))
   const { source, sink } = manualSource()
   const ingestor = startIngestor({
-    source, bus, clock, logger: pino({ level: 'silent' }), metrics: createMetrics(), now: () => clockNow, flagCheckIntervalMs: 5,
+    source,
+    bus,
+    clock,
+    logger: pino({ level: 'silent' }),
+    metrics: createMetrics(),
+    now: () => clockNow,
+    flagCheckIntervalMs: 5,
   })
   t.teardown(ingestor.stop)
   sink().quote({ pair: 'AAPL-USD', feedId: '0x17', bid: 269, mid: 270, ask: 271, publishTimeSeconds: 1_794_999_999 })

@@ -15,9 +15,18 @@ t.test('a good quote becomes a spec price row', async (t) => {
   if (!result.ok) return
   t.equal(result.pairId, 1)
   t.same(result.row, {
-    feed_id: '0xabc', pair: 'ETH-USD', from: 'ETH', to: 'USD', bid: 3399, mid: 3400, ask: 3401,
-    isMarketOpen: true, isDayTradingClosed: false, secondsToToggleIsDayTradingClosed: -1,
-    timestampSeconds: 1_794_999_999, schedule: { id: 0, alwaysOpen: true },
+    feed_id: '0xabc',
+    pair: 'ETH-USD',
+    from: 'ETH',
+    to: 'USD',
+    bid: 3399,
+    mid: 3400,
+    ask: 3401,
+    isMarketOpen: true,
+    isDayTradingClosed: false,
+    secondsToToggleIsDayTradingClosed: -1,
+    timestampSeconds: 1_794_999_999,
+    schedule: { id: 0, alwaysOpen: true },
   })
   t.ok(PriceRow.safeParse(result.row).success)
 })
@@ -37,7 +46,12 @@ t.test('bad quotes are refused with a stable reason', async (t) => {
 })
 
 t.test('past the calendar horizon a quote is refused rather than flagged by guess', async (t) => {
-  const horizon: MarketClock = { ...clock, flagsAt: () => { throw new RangeError('past the horizon') } }
+  const horizon: MarketClock = {
+    ...clock,
+    flagsAt: () => {
+      throw new RangeError('past the horizon')
+    },
+  }
   t.same(normaliseQuote(quote, horizon, now), { ok: false, reason: 'beyond_calendar_horizon' })
 })
 
@@ -45,7 +59,11 @@ t.test('with the calendar, rows carry the market-hours flags and schedule of the
   const calendar = calendarMarketClock()
   // Saturday 2026-11-21 15:00 UTC: US stocks closed until Monday 09:30 ET, day trading from 09:31 ET
   const saturday = Date.UTC(2026, 10, 21, 15, 0, 0)
-  const aapl = normaliseQuote({ ...quote, pair: 'AAPL-USD', bid: 269, mid: 270, ask: 271, publishTimeSeconds: saturday / 1000 }, calendar, saturday)
+  const aapl = normaliseQuote(
+    { ...quote, pair: 'AAPL-USD', bid: 269, mid: 270, ask: 271, publishTimeSeconds: saturday / 1000 },
+    calendar,
+    saturday,
+  )
   t.ok(aapl.ok)
   if (!aapl.ok) return
   const mondayDayTradeOpen = Date.UTC(2026, 10, 23, 14, 31, 0)
@@ -60,7 +78,10 @@ t.test('with the calendar, rows carry the market-hours flags and schedule of the
     openingHours: 'America/New_York;0930-1600,0930-1600,0930-1600,0930-1600,0930-1600,C,C',
   })
   const btc = normaliseQuote({ ...quote, pair: 'BTC-USD', publishTimeSeconds: saturday / 1000 }, calendar, saturday)
-  t.same(btc.ok && [btc.row.isMarketOpen, btc.row.isDayTradingClosed, btc.row.secondsToToggleIsDayTradingClosed, btc.row.schedule.alwaysOpen], [true, false, -1, true])
+  t.same(
+    btc.ok && [btc.row.isMarketOpen, btc.row.isDayTradingClosed, btc.row.secondsToToggleIsDayTradingClosed, btc.row.schedule.alwaysOpen],
+    [true, false, -1, true],
+  )
 })
 
 t.test('an asset without a trading schedule is left out', async (t) => {

@@ -27,7 +27,10 @@ t.test('simulator: a price for every pair at once, then random walks of open pai
   const elapsedSeconds = (Date.now() - startedAt) / 1000
   t.ok(quotes.length - 83 <= 2000 * elapsedSeconds + 50, 'no faster than the configured rate')
   const walked = quotes.slice(83)
-  t.notOk(walked.some((quote) => quote.pair === 'XAU-USD' || quote.pair === 'WTI-USD'), 'closed markets stay silent after their opening price')
+  t.notOk(
+    walked.some((quote) => quote.pair === 'XAU-USD' || quote.pair === 'WTI-USD'),
+    'closed markets stay silent after their opening price',
+  )
   for (const quote of quotes) {
     if (!(quote.bid < quote.mid && quote.mid < quote.ask)) t.fail(`crossed quote ${JSON.stringify(quote)}`)
   }
@@ -66,10 +69,13 @@ t.test('replay: every line as fast as possible, malformed lines reported with th
   source.start(sink)
   await waitFor(() => ended, { what: 'end of replay' })
   await source.stop()
-  t.same(quotes.map((quote) => [quote.pair, quote.mid, quote.publishTimeSeconds, quote.feedId.slice(0, 6)]), [
-    ['BTC-USD', 2, 100, '0xfeed'],
-    ['ETH-USD', 5, 5000, quotes[1]!.feedId.slice(0, 6)],
-  ])
+  t.same(
+    quotes.map((quote) => [quote.pair, quote.mid, quote.publishTimeSeconds, quote.feedId.slice(0, 6)]),
+    [
+      ['BTC-USD', 2, 100, '0xfeed'],
+      ['ETH-USD', 5, 5000, quotes[1]!.feedId.slice(0, 6)],
+    ],
+  )
   t.same(malformed, [
     ['invalid_json', { file, line: 2 }],
     ['invalid_shape', { file, line: 3 }],

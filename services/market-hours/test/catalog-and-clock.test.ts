@@ -93,5 +93,8 @@ t.test('evaluateAt: the route answer, in Unix seconds', async (t) => {
     nextOpen: at('2026-06-09T18:00-04:00') / 1000,
     nextClose: at('2026-06-10T17:00-04:00') / 1000,
   })
-  t.strictSame(evaluateAt(pairId('XAU-USD'), at('2026-06-09T17:30-04:00')), hours.evaluateAt(pairId('XAU-USD'), at('2026-06-09T17:30-04:00')))
+  t.strictSame(
+    evaluateAt(pairId('XAU-USD'), at('2026-06-09T17:30-04:00')),
+    hours.evaluateAt(pairId('XAU-USD'), at('2026-06-09T17:30-04:00')),
+  )
 })

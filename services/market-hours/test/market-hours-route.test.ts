@@ -30,7 +30,10 @@ t.test('all schedules and every pair with its schedule, cacheable, on its own bu
   const body = await readJson(response)
   t.ok(MarketHoursResponse.safeParse(body).success, 'matches the schema')
   t.notOk('at' in body)
-  t.same(body.schedules.map((schedule: { id: number }) => schedule.id), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+  t.same(
+    body.schedules.map((schedule: { id: number }) => schedule.id),
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+  )
   t.strictSame(body.schedules[0], {
     id: 0,
     name: 'Crypto, around the clock',
@@ -49,15 +52,29 @@ t.test('all schedules and every pair with its schedule, cacheable, on its own bu
   t.strictSame(body.pairs[0], { pair: 'BTC-USD', pairIndex: 0, scheduleId: 0 })
   const scheduleOf = Object.fromEntries(body.pairs.map((entry: { pair: string; scheduleId: number }) => [entry.pair, entry.scheduleId]))
   t.match(scheduleOf, {
-    'ETH-USD': 0, 'EUR-USD': 1, 'XAU-USD': 2, 'WTI-USD': 3, 'US500-USD': 4, 'NVDA-USD': 5, 'USD-MXN': 6,
-    'BRENT-USD': 7, 'UK100-GBP': 8, 'GER40-EUR': 9, 'JP225-JPY': 10, 'HK50-HKD': 11, 'SKHY-USD': 12,
+    'ETH-USD': 0,
+    'EUR-USD': 1,
+    'XAU-USD': 2,
+    'WTI-USD': 3,
+    'US500-USD': 4,
+    'NVDA-USD': 5,
+    'USD-MXN': 6,
+    'BRENT-USD': 7,
+    'UK100-GBP': 8,
+    'GER40-EUR': 9,
+    'JP225-JPY': 10,
+    'HK50-HKD': 11,
+    'SKHY-USD': 12,
   })
 })
 
 t.test('?pair= narrows to that pair and its schedule', async (t) => {
   const body = await readJson(await clientOf()('/v1/market-hours?pair=NVDA-USD'))
   t.same(body.pairs, [{ pair: 'NVDA-USD', pairIndex: 18, scheduleId: 5 }])
-  t.same(body.schedules.map((schedule: { id: number }) => schedule.id), [5])
+  t.same(
+    body.schedules.map((schedule: { id: number }) => schedule.id),
+    [5],
+  )
 })
 
 t.test('?at= on a Saturday: stocks, FX and metals closed until their Sunday or Monday open; crypto open', async (t) => {

@@ -3,11 +3,9 @@ import { parseSchedule, ScheduleFormatError } from '../schedule-format.ts'
 import { MARKET_HOURS_SCHEDULES } from '../market-hours.ts'
 import { catchError } from './fixtures/instants.ts'
 
-const FX_EXAMPLE =
-  'America/New_York;O,O,O,O,0000-1700,C,1700-2400;1224/0000-1700,1225/1700-2400,1231/0000-1700,0101/1700-2400'
+const FX_EXAMPLE = 'America/New_York;O,O,O,O,0000-1700,C,1700-2400;1224/0000-1700,1225/1700-2400,1231/0000-1700,0101/1700-2400'
 const CRYPTO_EXAMPLE = 'America/New_York;O,O,O,O,O,O,O;'
-const METALS_WEEK =
-  '0000-1700&1800-2400,0000-1700&1800-2400,0000-1700&1800-2400,0000-1700&1800-2400,0000-1700,C,1800-2400'
+const METALS_WEEK = '0000-1700&1800-2400,0000-1700&1800-2400,0000-1700&1800-2400,0000-1700&1800-2400,0000-1700,C,1800-2400'
 
 const ALL_DAY = [{ start: 0, end: 1440 }]
 
@@ -36,7 +34,10 @@ t.test("Pyth's crypto example is always open", async (t) => {
 
 t.test("Pyth's metals example: the weekly part parses, the elided holiday list does not", async (t) => {
   const schedule = parseSchedule(`America/New_York;${METALS_WEEK};`)
-  const weekday = [{ start: 0, end: 1020 }, { start: 1080, end: 1440 }]
+  const weekday = [
+    { start: 0, end: 1020 },
+    { start: 1080, end: 1440 },
+  ]
   t.strictSame(schedule.weekly, [weekday, weekday, weekday, weekday, [{ start: 0, end: 1020 }], [], [{ start: 1080, end: 1440 }]])
   t.throws(() => parseSchedule(`America/New_York;${METALS_WEEK};...`), {
     name: 'ScheduleFormatError',

@@ -87,7 +87,12 @@ const readNonces = async (partner: Address) => ({
     functionName: 'delegatableNonces',
     args: [partner],
   }),
-  permit: await one.publicClient.readContract({ address: one.chain.contracts.usdc, abi: permitUsdcAbi, functionName: 'nonces', args: [partner] }),
+  permit: await one.publicClient.readContract({
+    address: one.chain.contracts.usdc,
+    abi: permitUsdcAbi,
+    functionName: 'nonces',
+    args: [partner],
+  }),
 })
 
 t.test('42161: permit and delegation are relayed as one user operation and confirmed', async (t) => {
@@ -140,7 +145,11 @@ t.test('42161: a contract wallet delegates itself, and its permit is accepted by
     address: contractWallet,
     abi: contractWalletAbi,
     functionName: 'execute',
-    args: [one.chain.contracts.trading, 0n, encodeFunctionData({ abi: tradingAbi, functionName: 'setDelegate', args: [one.chain.contracts.wrapper] })],
+    args: [
+      one.chain.contracts.trading,
+      0n,
+      encodeFunctionData({ abi: tradingAbi, functionName: 'setDelegate', args: [one.chain.contracts.wrapper] }),
+    ],
   })
   await owner.waitForTransactionReceipt({ hash: setDelegate })
   const soon = await chainTimePlus(one.publicClient, 30 * 60)
@@ -236,7 +245,13 @@ t.test('a delegation to anything but the wrapper is a 400', async (t) => {
   t.same(await readJson(response), {
     error: 'Bad Request',
     message: 'invalid onboarding request',
-    issues: [{ code: 'custom', path: ['delegation', 'delegate'], message: `must be the wrapper contract of chain 42161, ${one.chain.contracts.wrapper}` }],
+    issues: [
+      {
+        code: 'custom',
+        path: ['delegation', 'delegate'],
+        message: `must be the wrapper contract of chain 42161, ${one.chain.contracts.wrapper}`,
+      },
+    ],
   })
 })
 
@@ -279,12 +294,20 @@ t.test('malformed bodies get 400 with the validation issues', async (t) => {
   const valid = await bothParts(freshPartner())
   const cases: Array<[string, unknown, Array<{ code: string; path: Array<string | number> }>]> = [
     ['not JSON', '{"chainId":', [{ code: 'custom', path: [] }]],
-    ['a 256-bit value as a JSON number', { ...valid, permit: { ...valid.permit, value: 100 } }, [{ code: 'invalid_type', path: ['permit', 'value'] }]],
+    [
+      'a 256-bit value as a JSON number',
+      { ...valid, permit: { ...valid.permit, value: 100 } },
+      [{ code: 'invalid_type', path: ['permit', 'value'] }],
+    ],
     ['neither part', { chainId: 42161, partner: valid.partner }, [{ code: 'custom', path: ['delegation'] }]],
     ['a permit on 421614', { ...valid, chainId: 421614 }, [{ code: 'custom', path: ['permit'] }]],
     ['an unknown chain', { ...valid, chainId: 1 }, [{ code: 'invalid_union', path: ['chainId'] }]],
     ['an unknown field', { ...valid, referrer: 'x' }, [{ code: 'unrecognized_keys', path: [] }]],
-    ['a short delegation signature', { ...valid, delegation: { ...valid.delegation, signature: '0x1234' } }, [{ code: 'invalid_format', path: ['delegation', 'signature'] }]],
+    [
+      'a short delegation signature',
+      { ...valid, delegation: { ...valid.delegation, signature: '0x1234' } },
+      [{ code: 'invalid_format', path: ['delegation', 'signature'] }],
+    ],
     ['a partner that is no address', { ...valid, partner: '0x1234' }, [{ code: 'invalid_format', path: ['partner'] }]],
   ]
   const ip = clientIp()
@@ -340,14 +363,23 @@ t.test('the same request posted twice to each of two replicas is one job and one
   const body = await bothParts(freshPartner())
   const fromBlock = await one.publicClient.getBlockNumber()
 
-  const responses = await Promise.all([stack.baseUrl, replica.baseUrl, stack.baseUrl, replica.baseUrl].map((url) => post(url, body, clientIp())))
+  const responses = await Promise.all(
+    [stack.baseUrl, replica.baseUrl, stack.baseUrl, replica.baseUrl].map((url) => post(url, body, clientIp())),
+  )
 
-  t.same(responses.map((response) => response.status), [200, 200, 200, 200])
+  t.same(
+    responses.map((response) => response.status),
+    [200, 200, 200, 200],
+  )
   const [first, ...others] = await Promise.all(responses.map(readJson))
   t.equal(first.status, 'confirmed')
   for (const other of others) t.same(other, first, 'the same outcome for every caller')
   const events = await one.onboardingOperationsAfter(relayerAccount, fromBlock)
-  t.same(events.map((event) => event.args.userOpHash), [first.userOpHash], 'one user operation')
+  t.same(
+    events.map((event) => event.args.userOpHash),
+    [first.userOpHash],
+    'one user operation',
+  )
   t.equal((await stack.queue.counts()).active, 0)
 })
 
@@ -380,7 +412,11 @@ t.test('past the deadline the answer is 202 with where to poll; GET gives the ou
   const unknown = `0x${'0'.repeat(64)}`
   const missing = await getOnboarding(slow.baseUrl, unknown)
   t.equal(missing.status, 404)
-  t.same(await readJson(missing), { error: 'Not Found', message: 'no such onboarding (outcomes are kept for a day)', details: { id: unknown } })
+  t.same(await readJson(missing), {
+    error: 'Not Found',
+    message: 'no such onboarding (outcomes are kept for a day)',
+    details: { id: unknown },
+  })
   const malformed = await getOnboarding(slow.baseUrl, '42')
   t.equal(malformed.status, 400)
 })

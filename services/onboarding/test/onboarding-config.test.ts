@@ -41,7 +41,12 @@ const deployment: DevnetDeployment = {
 }
 
 t.test('chains from CHAIN_<id>_* variables, addresses checksummed, EntryPoint v0.8 by default', async (t) => {
-  const config = onboardingConfig({ ...chain42161, ONBOARD_ALLOWLIST: `${partner}, ${usdc}`, CHAIN_42161_USDC_PERMIT_NAME: 'USD Coin', CHAIN_42161_USDC_PERMIT_VERSION: '2' })
+  const config = onboardingConfig({
+    ...chain42161,
+    ONBOARD_ALLOWLIST: `${partner}, ${usdc}`,
+    CHAIN_42161_USDC_PERMIT_NAME: 'USD Coin',
+    CHAIN_42161_USDC_PERMIT_VERSION: '2',
+  })
   t.same(config, {
     chains: [
       {
@@ -61,7 +66,9 @@ t.test('chains from CHAIN_<id>_* variables, addresses checksummed, EntryPoint v0
 t.test('a wrong or missing setting stops the start with a message naming it', async (t) => {
   const { CHAIN_42161_WRAPPER: _, ...withoutWrapper } = chain42161
   t.throws(() => onboardingConfig(withoutWrapper), { code: 'config_invalid', message: /CHAIN_42161_WRAPPER/ })
-  t.throws(() => onboardingConfig({ ...chain42161, CHAIN_42161_USDC_PERMIT_NAME: 'USD Coin' }), { message: /CHAIN_42161_USDC_PERMIT_VERSION: set both or neither/ })
+  t.throws(() => onboardingConfig({ ...chain42161, CHAIN_42161_USDC_PERMIT_NAME: 'USD Coin' }), {
+    message: /CHAIN_42161_USDC_PERMIT_VERSION: set both or neither/,
+  })
   t.throws(() => onboardingConfig({ ...chain42161, ONBOARD_ALLOWLIST: '0x123' }), { message: /ONBOARD_ALLOWLIST/ })
   t.throws(() => onboardingConfig({ ...chain42161, ONBOARD_DEADLINE_MS: '0' }), { message: /ONBOARD_DEADLINE_MS/ })
   t.throws(() => onboardingConfig({}), { message: /no chain configured/ })
@@ -71,7 +78,10 @@ t.test("a deployment gives the chains and allowlists the development chain's dem
   const file = join(t.testdir(), 'deployment.json')
   writeFileSync(file, JSON.stringify(deployment))
   const config = onboardingConfig({ ONBOARD_DEADLINE_MS: '5000' }, await readDeploymentFile(file))
-  t.same(config.chains.map((chain) => chain.chainId), [42161])
+  t.same(
+    config.chains.map((chain) => chain.chainId),
+    [42161],
+  )
   t.same([...config.allowlist], [partner.toLowerCase()])
   t.equal(config.deadlineMs, 5000)
   writeFileSync(file, '{"chains": 1}')
@@ -92,7 +102,11 @@ t.test('the relayer key comes from the environment, a file, or a deployment, and
   for (const shown of [JSON.stringify(config), inspect(config), String(config.privateKey)]) t.notOk(shown.includes('abab'), shown)
   writeFileSync(file, 'not a key')
   t.throws(() => relayerConfig({ RELAYER_PRIVATE_KEY_FILE: file }), { message: /does not hold a 32-byte hex key/ })
-  t.throws(() => relayerConfig({ RELAYER_PRIVATE_KEY: `${key}00` }), {
-    message: 'invalid configuration for relayer: RELAYER_PRIVATE_KEY: must be a 32-byte hex key (0x and 64 hex characters)',
-  }, 'a malformed key is not echoed')
+  t.throws(
+    () => relayerConfig({ RELAYER_PRIVATE_KEY: `${key}00` }),
+    {
+      message: 'invalid configuration for relayer: RELAYER_PRIVATE_KEY: must be a 32-byte hex key (0x and 64 hex characters)',
+    },
+    'a malformed key is not echoed',
+  )
 })

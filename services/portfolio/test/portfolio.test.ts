@@ -42,8 +42,14 @@ type Case = [string, { path: Array<string | number>; code: string; message: stri
 
 const WALLET_LIST_CASES: Case[] = [
   ['', { path: ['trader'], code: 'invalid_type', message: 'Invalid input: expected string, received undefined' }],
-  ['trader=0x70997970C51812dc3A010C7d01b50e0d17dc79C', { path: ['trader'], code: 'invalid_format', message: 'must be 0x followed by 40 hex characters' }],
-  ['trader=70997970C51812dc3A010C7d01b50e0d17dc79C8aa', { path: ['trader'], code: 'invalid_format', message: 'must be 0x followed by 40 hex characters' }],
+  [
+    'trader=0x70997970C51812dc3A010C7d01b50e0d17dc79C',
+    { path: ['trader'], code: 'invalid_format', message: 'must be 0x followed by 40 hex characters' },
+  ],
+  [
+    'trader=70997970C51812dc3A010C7d01b50e0d17dc79C8aa',
+    { path: ['trader'], code: 'invalid_format', message: 'must be 0x followed by 40 hex characters' },
+  ],
   [`${TRADER_PARAM}&chainId=1`, { path: ['chainId'], code: 'invalid_union', message: 'must be one of 42161, 421614' }],
   [`${TRADER_PARAM}&chainId=arbitrum`, { path: ['chainId'], ...WHOLE_NUMBER }],
   [`${TRADER_PARAM}&first=0`, { path: ['first'], code: 'too_small', message: 'Too small: expected number to be >=1' }],
@@ -104,8 +110,14 @@ t.test('GET /v1/limits', async (t) => {
     t.ok(LimitsEnvelope.safeParse(answer.body).success, 'exactly the fields of spec 2.4')
     const { limits, ...head } = answer.body
     t.strictSame(head, { trader: demo, chainId: 42161, first: 100, skip: 0, count: 12 })
-    t.strictSame(limits.map((limit: { id: string }) => limit.id), restingIds(demo))
-    t.ok(limits.every((limit: { isActive: boolean }) => limit.isActive), 'nothing executed or cancelled')
+    t.strictSame(
+      limits.map((limit: { id: string }) => limit.id),
+      restingIds(demo),
+    )
+    t.ok(
+      limits.every((limit: { isActive: boolean }) => limit.isActive),
+      'nothing executed or cancelled',
+    )
     // 18-decimal prices, 6-decimal USDC, leverage ×100, converted by hand
     t.strictSame(limits[0], {
       id: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8_54_0',
@@ -127,7 +139,8 @@ t.test('GET /v1/limits', async (t) => {
       pair: { id: '54', from: 'KR2550', to: 'USD' },
     })
     t.equal(limits[1].stopLossPrice, 0, 'an unset exit is 0')
-    for (const limit of limits) t.equal(limit.notionalInUsd, limit.collateral * limit.leverage, `${limit.id}: notional = collateral × leverage`)
+    for (const limit of limits)
+      t.equal(limit.notionalInUsd, limit.collateral * limit.leverage, `${limit.id}: notional = collateral × leverage`)
   })
 
   t.test('the other chain has its own data; the address may be lowercase', async (t) => {
@@ -142,17 +155,29 @@ t.test('GET /v1/limits', async (t) => {
     const whale = restingIds(WHALE_TRADER)
     t.equal(whale.length, 6200)
     const page = await gateway.get(`/v1/limits?trader=${WHALE_TRADER}&first=3&skip=2`)
-    t.strictSame(page.body.limits.map((limit: { id: string }) => limit.id), whale.slice(2, 5))
+    t.strictSame(
+      page.body.limits.map((limit: { id: string }) => limit.id),
+      whale.slice(2, 5),
+    )
     t.match(page.body, { first: 3, skip: 2, count: 3 })
 
     const deepest = await gateway.get(`/v1/limits?trader=${WHALE_TRADER}&first=1000&skip=5000`)
-    t.strictSame(deepest.body.limits.map((limit: { id: string }) => limit.id), whale.slice(5000, 6000))
+    t.strictSame(
+      deepest.body.limits.map((limit: { id: string }) => limit.id),
+      whale.slice(5000, 6000),
+    )
     const cursor = deepest.body.limits.at(-1).initiatedAt
     const beyond = await gateway.get(`/v1/limits?trader=${WHALE_TRADER}&first=1000&since=${cursor}`)
     t.match(beyond.body, { first: 1000, skip: 0, count: 200 })
-    t.strictSame(beyond.body.limits.map((limit: { id: string }) => limit.id), whale.slice(6000))
+    t.strictSame(
+      beyond.body.limits.map((limit: { id: string }) => limit.id),
+      whale.slice(6000),
+    )
     const cursorAndSkip = await gateway.get(`/v1/limits?trader=${WHALE_TRADER}&first=10&skip=190&since=${cursor}`)
-    t.strictSame(cursorAndSkip.body.limits.map((limit: { id: string }) => limit.id), whale.slice(6190))
+    t.strictSame(
+      cursorAndSkip.body.limits.map((limit: { id: string }) => limit.id),
+      whale.slice(6190),
+    )
   })
 
   t.test('a wallet with nothing resting gets an empty list', async (t) => {
@@ -168,7 +193,10 @@ t.test('GET /v1/trades: open positions, oldest first', async (t) => {
   const { trades, ...head } = answer.body
   t.strictSame(head, { trader: demo, chainId: 42161, first: 100, skip: 0, count: 8 })
   const open = mainnet.trades.filter((row) => row.trader === demo && row.isOpen).sort(byTime((row: TradeRow) => row.timestamp, 1))
-  t.strictSame(trades.map((trade: { id: string }) => trade.id), open.map((row) => row.id))
+  t.strictSame(
+    trades.map((trade: { id: string }) => trade.id),
+    open.map((row) => row.id),
+  )
   t.strictSame(trades[0], {
     id: '500040',
     trader: demo,
@@ -187,7 +215,11 @@ t.test('GET /v1/trades: open positions, oldest first', async (t) => {
     openedAt: '1762140797',
   })
   const since = await gateway.get(`/v1/trades?trader=${DEMO_TRADER}&since=${open[5]!.timestamp}`)
-  t.strictSame(since.body.trades.map((trade: { id: string }) => trade.id), open.slice(6).map((row) => row.id), 'since: opened strictly after')
+  t.strictSame(
+    since.body.trades.map((trade: { id: string }) => trade.id),
+    open.slice(6).map((row) => row.id),
+    'since: opened strictly after',
+  )
 })
 
 t.test('GET /v1/orders: settled orders, newest first', async (t) => {
@@ -197,7 +229,10 @@ t.test('GET /v1/orders: settled orders, newest first', async (t) => {
     t.ok(OrdersEnvelope.safeParse(answer.body).success)
     const { orders, ...head } = answer.body
     t.strictSame(head, { trader: demo, chainId: 42161, first: 100, skip: 0, count: 93 })
-    t.strictSame(orders.map((order: { id: string }) => order.id), settledRows(demo).map((row) => row.id))
+    t.strictSame(
+      orders.map((order: { id: string }) => order.id),
+      settledRows(demo).map((row) => row.id),
+    )
     const close = orders.find((order: { id: string }) => order.id === '1000090')
     t.strictSame(close, {
       id: '1000090',
@@ -225,28 +260,40 @@ t.test('GET /v1/orders: settled orders, newest first', async (t) => {
       isCancelled: false,
       cancelReason: null,
     })
-    t.match(orders.find((order: { id: string }) => order.id === '1000086'), {
-      tradeId: null,
-      isCancelled: true,
-      cancelReason: 'TIMEOUT',
-      price: 413.65951983,
-      priceAfterImpact: 0,
-      executedAt: '1761993376',
-    })
+    t.match(
+      orders.find((order: { id: string }) => order.id === '1000086'),
+      {
+        tradeId: null,
+        isCancelled: true,
+        cancelReason: 'TIMEOUT',
+        price: 413.65951983,
+        priceAfterImpact: 0,
+        executedAt: '1761993376',
+      },
+    )
   })
 
   t.test('before pages past the skip ceiling; since keeps the newer ones', async (t) => {
     const whale = settledRows(WHALE_TRADER).map((row) => row.id)
     t.equal(whale.length, 6590)
     const deepest = await gateway.get(`/v1/orders?trader=${WHALE_TRADER}&first=1000&skip=5000`)
-    t.strictSame(deepest.body.orders.map((order: { id: string }) => order.id), whale.slice(5000, 6000))
+    t.strictSame(
+      deepest.body.orders.map((order: { id: string }) => order.id),
+      whale.slice(5000, 6000),
+    )
     const cursor = deepest.body.orders.at(-1).executedAt
     const beyond = await gateway.get(`/v1/orders?trader=${WHALE_TRADER}&first=1000&before=${cursor}`)
     t.equal(beyond.body.count, 590)
-    t.strictSame(beyond.body.orders.map((order: { id: string }) => order.id), whale.slice(6000))
+    t.strictSame(
+      beyond.body.orders.map((order: { id: string }) => order.id),
+      whale.slice(6000),
+    )
     const newest = settledRows(WHALE_TRADER)
     const since = await gateway.get(`/v1/orders?trader=${WHALE_TRADER}&since=${newest[3]!.executedAt}`)
-    t.strictSame(since.body.orders.map((order: { id: string }) => order.id), whale.slice(0, 3))
+    t.strictSame(
+      since.body.orders.map((order: { id: string }) => order.id),
+      whale.slice(0, 3),
+    )
   })
 })
 
@@ -257,12 +304,20 @@ t.test('GET /v1/pairs: every pair by pairIndex, in the source spelling', async (
   t.equal(answer.body.chainId, 42161)
   t.equal(answer.body.count, 83)
   const pairs = answer.body.pairs as Array<{ id: string; pair: string; from: string; to: string; tradeable: boolean }>
-  t.strictSame(pairs.map((pair) => pair.id), Array.from({ length: 83 }, (_, id) => String(id)), 'in pairIndex order')
-  t.strictSame([6, 7, 10].map((id) => [pairs[id]!.from, pairs[id]!.to, pairs[id]!.pair]), [
-    ['HG', 'USD', 'XCU-USD'],
-    ['CL', 'USD', 'WTI-USD'],
-    ['SPX', 'USD', 'US500-USD'],
-  ], 'legacy spellings kept; the symbol beside them')
+  t.strictSame(
+    pairs.map((pair) => pair.id),
+    Array.from({ length: 83 }, (_, id) => String(id)),
+    'in pairIndex order',
+  )
+  t.strictSame(
+    [6, 7, 10].map((id) => [pairs[id]!.from, pairs[id]!.to, pairs[id]!.pair]),
+    [
+      ['HG', 'USD', 'XCU-USD'],
+      ['CL', 'USD', 'WTI-USD'],
+      ['SPX', 'USD', 'US500-USD'],
+    ],
+    'legacy spellings kept; the symbol beside them',
+  )
   t.strictSame(pairs[10], {
     id: '10',
     pair: 'US500-USD',

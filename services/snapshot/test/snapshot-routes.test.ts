@@ -95,16 +95,22 @@ t.test('status: ok while one pair trades, degraded past the window; a quiet pair
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   // the feed falls silent: degraded after the window, rows kept with their old timestamps
-  const degraded = await waitFor(async () => {
-    const status = await readJson(await fetch(`${edge.baseUrl}/v1/status`))
-    return status.status === 'degraded' ? status : undefined
-  }, { timeoutMs: 3000 })
+  const degraded = await waitFor(
+    async () => {
+      const status = await readJson(await fetch(`${edge.baseUrl}/v1/status`))
+      return status.status === 'degraded' ? status : undefined
+    },
+    { timeoutMs: 3000 },
+  )
   t.equal(degraded.prices.stale, true)
   const statusResponse = await fetch(`${edge.baseUrl}/v1/status`)
   t.equal(statusResponse.status, 200, 'status always answers 200')
   const snapshot = await readJson(await fetch(`${edge.baseUrl}/v1/prices`))
   t.equal(snapshot.stale, true)
-  t.same(snapshot.prices.map((row: { pair: string }) => row.pair), ['BTC-USD', 'EUR-USD'])
+  t.same(
+    snapshot.prices.map((row: { pair: string }) => row.pair),
+    ['BTC-USD', 'EUR-USD'],
+  )
   t.equal(snapshot.prices[1].timestampSeconds, 1_700_000_000)
 })
 

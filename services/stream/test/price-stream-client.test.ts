@@ -27,7 +27,10 @@ t.test('baselines from the snapshot, follows ticks, and takes a conflation gap w
   const client = new PriceStreamClient({ baseUrl: edge.baseUrl }).start()
   t.teardown(() => client.close())
   const [snapshot] = await next(client, 'snapshot')
-  t.same(snapshot.map((row) => row.mid), [3000])
+  t.same(
+    snapshot.map((row) => row.mid),
+    [3000],
+  )
   const losses: Loss[] = []
   client.on('loss', (loss) => losses.push(loss))
 
@@ -65,7 +68,11 @@ t.test('after a gap for a slow reader, rows it left stale are re-read from GET /
   const [rows] = await recovered
   t.equal(losses[0]?.reason, 'gap')
   t.ok((losses[0]?.dropped ?? 0) > 1, 'the ticks dropped while it lagged, ETH among them')
-  t.same(rows.map((row) => row.pair), ['BTC-USD', 'ETH-USD'], 'the re-read rows of its pairs')
+  t.same(
+    rows.map((row) => row.pair),
+    ['BTC-USD', 'ETH-USD'],
+    'the re-read rows of its pairs',
+  )
   t.equal(client.prices.get('ETH-USD')?.mid, 42, 'the ETH row that never came as a tick')
   t.equal(client.prices.get('BTC-USD')?.mid, mid, 'the latest BTC row')
 })
@@ -95,7 +102,10 @@ t.test('narrow reconnects with ?pairs=; a server restart is survived with backof
 
   client.narrow(['ETH-USD'])
   const [narrowed] = await next(client, 'snapshot')
-  t.same(narrowed.map((row) => row.pair), ['ETH-USD'])
+  t.same(
+    narrowed.map((row) => row.pair),
+    ['ETH-USD'],
+  )
   t.same([...client.prices.keys()], ['ETH-USD'])
 
   const disconnected = next(client, 'disconnected')

@@ -62,7 +62,11 @@ t.test('removing the last asset leaves a filtered connection with 0 assets; a la
   t.same(client.messages.items.slice(from), [reply], 'nothing delivered with 0 assets')
   t.same(reply, { type: 'ack', for: 'unsubscribe', pairCount: 0 })
   t.same(await request(client, { type: 'subscribe', pairs: ['EUR-USD'] }), { type: 'ack', for: 'subscribe', pairCount: 1 })
-  t.same(await ticksReaching(client, ['BTC-USD'], 'EUR-USD'), [], 'delivery resumed without reconnecting: EUR-USD arrives, BTC-USD does not')
+  t.same(
+    await ticksReaching(client, ['BTC-USD'], 'EUR-USD'),
+    [],
+    'delivery resumed without reconnecting: EUR-USD arrives, BTC-USD does not',
+  )
 })
 
 t.test('every error code; a rejected message leaves the filter unchanged', async (t) => {
@@ -73,9 +77,24 @@ t.test('every error code; a rejected message leaves the filter unchanged', async
     ['no type', { pairs: ['ETH-USD'] }, 'malformed', 'the message must have a string type'],
     ['no pairs', { type: 'subscribe' }, 'malformed', 'subscribe takes exactly { type, pairs: [pair symbols] }'],
     ['pairs not symbols', { type: 'subscribe', pairs: 'ETH-USD' }, 'malformed', 'subscribe takes exactly { type, pairs: [pair symbols] }'],
-    ['an extra field', { type: 'unsubscribe', pairs: ['BTC-USD'], all: true }, 'malformed', 'unsubscribe takes exactly { type, pairs: [pair symbols] }'],
-    ['an unknown type', { type: 'snapshot', pairs: ['ETH-USD'] }, 'unknown_type', 'unknown message type "snapshot"; use subscribe or unsubscribe'],
-    ['an unknown symbol', { type: 'subscribe', pairs: ['ETH-USD', 'DOGE-USD'] }, 'invalid_pairs', 'unknown pair symbols: DOGE-USD; symbols look like BTC-USD'],
+    [
+      'an extra field',
+      { type: 'unsubscribe', pairs: ['BTC-USD'], all: true },
+      'malformed',
+      'unsubscribe takes exactly { type, pairs: [pair symbols] }',
+    ],
+    [
+      'an unknown type',
+      { type: 'snapshot', pairs: ['ETH-USD'] },
+      'unknown_type',
+      'unknown message type "snapshot"; use subscribe or unsubscribe',
+    ],
+    [
+      'an unknown symbol',
+      { type: 'subscribe', pairs: ['ETH-USD', 'DOGE-USD'] },
+      'invalid_pairs',
+      'unknown pair symbols: DOGE-USD; symbols look like BTC-USD',
+    ],
     ['no symbols', { type: 'unsubscribe', pairs: [] }, 'invalid_pairs', 'pairs must list at least one pair symbol'],
   ]
   for (const [what, message, code, text] of cases) {
@@ -83,11 +102,15 @@ t.test('every error code; a rejected message leaves the filter unchanged', async
   }
   const binary = client.messages.items.length
   client.socket.send(Buffer.from('{"type":"subscribe","pairs":["ETH-USD"]}'), { binary: true })
-  t.same(await client.messages.waitFor((frame) => frame.type !== 'tick', 'a reply', { from: binary }), {
-    type: 'error',
-    code: 'malformed',
-    message: 'messages are JSON text frames',
-  }, 'a binary frame')
+  t.same(
+    await client.messages.waitFor((frame) => frame.type !== 'tick', 'a reply', { from: binary }),
+    {
+      type: 'error',
+      code: 'malformed',
+      message: 'messages are JSON text frames',
+    },
+    'a binary frame',
+  )
   t.same(await ticksReaching(client, ['BTC-USD', 'ETH-USD']), ['BTC-USD'], 'the filter is as it was')
 
   // 10 messages so far; the budget is 12 per minute
@@ -99,5 +122,9 @@ t.test('every error code; a rejected message leaves the filter unchanged', async
   const from = client.messages.items.length
   for (let index = 0; index < 3; index++) client.send({ type: 'unsubscribe', pairs: ['BTC-USD'] })
   await client.messages.until(() => (client.messages.items.length - from === 3 ? true : undefined), 'three replies')
-  t.same(client.messages.items.slice(from).map((frame) => frame.code), ['rate_limited', 'rate_limited', 'rate_limited'], 'exactly one reply each')
+  t.same(
+    client.messages.items.slice(from).map((frame) => frame.code),
+    ['rate_limited', 'rate_limited', 'rate_limited'],
+    'exactly one reply each',
+  )
 })

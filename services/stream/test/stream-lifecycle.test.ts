@@ -40,7 +40,11 @@ t.test('shutdown: upgrades stop, buffered frames drain, every socket is closed w
   t.equal(await metricValue(edge.metrics.streamConnections), 0, 'every socket closed when stop returns')
   const closed = await everything.closed
   t.same(closed, { code: 1001, reason: 'going away' })
-  t.same(everything.messages.items.slice(1).map((frame) => frame.seq), Array.from({ length: 50 }, (_, index) => index + 1), 'every tick arrived first')
+  t.same(
+    everything.messages.items.slice(1).map((frame) => frame.seq),
+    Array.from({ length: 50 }, (_, index) => index + 1),
+    'every tick arrived first',
+  )
   await btcOnly.waitForClose()
   const last = btcOnly.frames.items.at(-1)!
   t.equal(last.opcode, OPCODE.close)

@@ -48,7 +48,10 @@ t.test('a browser origin not on the allowlist gets a bare 403; allowed origins a
 
 t.test('connections per IP: the next one gets 429 with Retry-After until one closes', async (t) => {
   const open = [await upgrade('198.51.100.7'), await upgrade('198.51.100.7')]
-  t.same(open.map((result) => result.status), [101, 101])
+  t.same(
+    open.map((result) => result.status),
+    [101, 101],
+  )
   const refused = await upgrade('198.51.100.7')
   t.equal(refused.status, 429)
   t.equal(refused.headers['retry-after'], '5')
@@ -66,7 +69,10 @@ t.test('connections per IP: the next one gets 429 with Retry-After until one clo
 
 t.test('connections in total: the next one gets 503 with Retry-After', async (t) => {
   const held = [await upgrade('203.0.113.1'), await upgrade('203.0.113.2'), await upgrade('203.0.113.3')]
-  t.same(held.map((result) => result.status), [101, 101, 101])
+  t.same(
+    held.map((result) => result.status),
+    [101, 101, 101],
+  )
   const refused = await upgrade('203.0.113.4')
   t.equal(refused.status, 503)
   t.equal(refused.headers['retry-after'], '5')
@@ -84,7 +90,15 @@ t.test('upgrades per IP per minute: the next one gets 429 with Retry-After and t
     attempts.push(await upgrade('203.0.113.50'))
     attempts.at(-1)!.socket.destroy()
   }
-  t.same(attempts.map((result) => [result.status, result.headers['x-ratelimit-remaining']]), [[101, '3'], [101, '2'], [101, '1'], [101, '0']])
+  t.same(
+    attempts.map((result) => [result.status, result.headers['x-ratelimit-remaining']]),
+    [
+      [101, '3'],
+      [101, '2'],
+      [101, '1'],
+      [101, '0'],
+    ],
+  )
   const refused = await upgrade('203.0.113.50')
   t.equal(refused.status, 429)
   const retryAfter = Number(refused.headers['retry-after'])

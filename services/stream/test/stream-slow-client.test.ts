@@ -6,62 +6,74 @@ import { RawStreamClient } from '../../../test/support/raw-ws.ts'
 import { openStream, publishUntilLagging } from '../../../test/support/stream-clients.ts'
 import { waitFor } from '../../../test/support/wait.ts'
 
-t.test('a paused reader: ticks above the limit are dropped, and after it resumes a gap with the exact count precedes the next tick', async (t) => {
-  const edge = await startTestEdge()
-  t.teardown(edge.stop)
-  const paused = await RawStreamClient.connect(`${edge.streamUrl}?pairs=BTC-USD`)
-  const reader = await openStream(`${edge.streamUrl}?pairs=BTC-USD`)
-  t.teardown(() => (paused.destroy(), reader.socket.terminate()))
-  await paused.frames.waitFor((frame) => frame.json?.type === 'snapshot', 'snapshot')
-  paused.pause()
+t.test(
+  'a paused reader: ticks above the limit are dropped, and after it resumes a gap with the exact count precedes the next tick',
+  async (t) => {
+    const edge = await startTestEdge()
+    t.teardown(edge.stop)
+    const paused = await RawStreamClient.connect(`${edge.streamUrl}?pairs=BTC-USD`)
+    const reader = await openStream(`${edge.streamUrl}?pairs=BTC-USD`)
+    t.teardown(() => (paused.destroy(), reader.socket.terminate()))
+    await paused.frames.waitFor((frame) => frame.json?.type === 'snapshot', 'snapshot')
+    paused.pause()
 
-  let published = 0
-  const publish = (count: number) => {
-    for (let index = 0; index < count; index++) edge.bus.publishTick('BTC-USD', bulkyRowBytes('BTC-USD', ++published))
-  }
-  await publishUntilLagging(edge, () => publish(100))
-  publish(25)
-  const publishedWhilePaused = published
-  await reader.messages.waitFor((message) => message.seq === publishedWhilePaused, 'the reading client to get every tick')
-
-  paused.resume()
-  await paused.frames.waitFor((frame) => frame.json?.type === 'gap', 'the gap', { timeoutMs: 20_000 })
-  // while its buffer hovers at the limit, a tick may be dropped again and announced by another gap
-  await waitFor(() => {
-    if (paused.messages.some((message) => message.type === 'tick' && message.seq > publishedWhilePaused)) return true
-    publish(1)
-    return false
-  }, { what: 'a tick published after the resume to arrive' })
-
-  // every tick published ends up delivered or announced as dropped
-  const accounted = () => paused.messages.slice(1).reduce((sum, frame) => sum + (frame.type === 'gap' ? frame.dropped : 1), 0)
-  await paused.frames.until(() => accounted() === published || undefined, 'every tick to be delivered or announced')
-
-  const frames = paused.messages.slice(1)
-  const firstGap = frames.findIndex((frame) => frame.type === 'gap')
-  t.ok(frames.slice(0, firstGap).every((frame, index) => frame.type === 'tick' && frame.seq === index + 1), 'ticks up to the first gap arrive in order, none missing')
-  t.ok(frames[firstGap].dropped >= 25, 'the ticks published while it lagged were dropped')
-  const mismatches: string[] = []
-  let lastSeq = 0
-  let announced = 0
-  for (const frame of frames) {
-    if (frame.type === 'gap') {
-      if (announced > 0) mismatches.push(`two gaps in a row (${announced}, ${frame.dropped})`)
-      announced = frame.dropped
-      continue
+    let published = 0
+    const publish = (count: number) => {
+      for (let index = 0; index < count; index++) edge.bus.publishTick('BTC-USD', bulkyRowBytes('BTC-USD', ++published))
     }
-    if (frame.seq !== lastSeq + announced + 1) mismatches.push(`seq ${frame.seq} after ${lastSeq} and a gap of ${announced}`)
-    lastSeq = frame.seq
-    announced = 0
-  }
-  t.same(mismatches, [], 'each gap precedes the next tick, and its seq jumps by exactly the count dropped')
-  const gaps = frames.filter((frame) => frame.type === 'gap')
-  const dropped = gaps.reduce((sum, frame) => sum + frame.dropped, 0)
-  t.same(Object.keys(gaps[0]), ['type', 'dropped'])
-  t.equal(await metricValue(edge.metrics.streamDroppedTicks), dropped)
-  t.equal(await metricValue(edge.metrics.streamLaggingConnections), 0)
-  t.ok(reader.messages.items.slice(1).every((message, index) => message.type === 'tick' && message.seq === index + 1), 'the reading client lost nothing')
-})
+    await publishUntilLagging(edge, () => publish(100))
+    publish(25)
+    const publishedWhilePaused = published
+    await reader.messages.waitFor((message) => message.seq === publishedWhilePaused, 'the reading client to get every tick')
+
+    paused.resume()
+    await paused.frames.waitFor((frame) => frame.json?.type === 'gap', 'the gap', { timeoutMs: 20_000 })
+    // while its buffer hovers at the limit, a tick may be dropped again and announced by another gap
+    await waitFor(
+      () => {
+        if (paused.messages.some((message) => message.type === 'tick' && message.seq > publishedWhilePaused)) return true
+        publish(1)
+        return false
+      },
+      { what: 'a tick published after the resume to arrive' },
+    )
+
+    // every tick published ends up delivered or announced as dropped
+    const accounted = () => paused.messages.slice(1).reduce((sum, frame) => sum + (frame.type === 'gap' ? frame.dropped : 1), 0)
+    await paused.frames.until(() => accounted() === published || undefined, 'every tick to be delivered or announced')
+
+    const frames = paused.messages.slice(1)
+    const firstGap = frames.findIndex((frame) => frame.type === 'gap')
+    t.ok(
+      frames.slice(0, firstGap).every((frame, index) => frame.type === 'tick' && frame.seq === index + 1),
+      'ticks up to the first gap arrive in order, none missing',
+    )
+    t.ok(frames[firstGap].dropped >= 25, 'the ticks published while it lagged were dropped')
+    const mismatches: string[] = []
+    let lastSeq = 0
+    let announced = 0
+    for (const frame of frames) {
+      if (frame.type === 'gap') {
+        if (announced > 0) mismatches.push(`two gaps in a row (${announced}, ${frame.dropped})`)
+        announced = frame.dropped
+        continue
+      }
+      if (frame.seq !== lastSeq + announced + 1) mismatches.push(`seq ${frame.seq} after ${lastSeq} and a gap of ${announced}`)
+      lastSeq = frame.seq
+      announced = 0
+    }
+    t.same(mismatches, [], 'each gap precedes the next tick, and its seq jumps by exactly the count dropped')
+    const gaps = frames.filter((frame) => frame.type === 'gap')
+    const dropped = gaps.reduce((sum, frame) => sum + frame.dropped, 0)
+    t.same(Object.keys(gaps[0]), ['type', 'dropped'])
+    t.equal(await metricValue(edge.metrics.streamDroppedTicks), dropped)
+    t.equal(await metricValue(edge.metrics.streamLaggingConnections), 0)
+    t.ok(
+      reader.messages.items.slice(1).every((message, index) => message.type === 'tick' && message.seq === index + 1),
+      'the reading client lost nothing',
+    )
+  },
+)
 
 t.test('when fan-out falls behind, waiting ticks conflate to the latest row per pair, with a gap for what was superseded', async (t) => {
   // a zero slice: only the first tick of a turn goes out at once; the others wait for the end of the turn
@@ -73,7 +85,13 @@ t.test('when fan-out falls behind, waiting ticks conflate to the latest row per 
   t.teardown(() => (everything.socket.terminate(), ethOnly.socket.terminate(), btcOnly.socket.terminate()))
   for (const client of [everything, ethOnly, btcOnly]) await client.messages.waitFor((message) => message.type === 'snapshot', 'snapshot')
 
-  const rows = [priceRow('BTC-USD', { mid: 1 }), priceRow('ETH-USD', { mid: 2 }), priceRow('BTC-USD', { mid: 3 }), priceRow('BTC-USD', { mid: 4 }), priceRow('BTC-USD', { mid: 5 })]
+  const rows = [
+    priceRow('BTC-USD', { mid: 1 }),
+    priceRow('ETH-USD', { mid: 2 }),
+    priceRow('BTC-USD', { mid: 3 }),
+    priceRow('BTC-USD', { mid: 4 }),
+    priceRow('BTC-USD', { mid: 5 }),
+  ]
   for (const row of rows) edge.bus.publishTick(row.pair, rowBytes(row))
   await everything.messages.waitFor((message) => message.data?.mid === 5, 'the latest BTC row')
   await btcOnly.messages.waitFor((message) => message.data?.mid === 5, 'the latest BTC row')
@@ -88,10 +106,14 @@ t.test('when fan-out falls behind, waiting ticks conflate to the latest row per 
     { type: 'tick', seq: 4, data: rows[4] },
   ])
   t.same(ethOnly.messages.items.slice(1), [{ type: 'tick', seq: 1, data: rows[1] }], 'no gap where nothing it wanted was dropped')
-  t.same(btcOnly.messages.items.slice(1), [
-    { type: 'tick', seq: 1, data: rows[0] },
-    { type: 'gap', dropped: 2 },
-    { type: 'tick', seq: 4, data: rows[4] },
-  ], 'a filtered connection is told just before the frame of the pair')
+  t.same(
+    btcOnly.messages.items.slice(1),
+    [
+      { type: 'tick', seq: 1, data: rows[0] },
+      { type: 'gap', dropped: 2 },
+      { type: 'tick', seq: 4, data: rows[4] },
+    ],
+    'a filtered connection is told just before the frame of the pair',
+  )
   t.equal(await metricValue(edge.metrics.streamConflatedTicks), 2)
 })

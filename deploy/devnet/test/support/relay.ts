@@ -1,84 +1,75 @@
-import { createSmartAccountClient } from "permissionless";
-import { toSimpleSmartAccount } from "permissionless/accounts";
-import { createPimlicoClient } from "permissionless/clients/pimlico";
-import {
-  type Address,
-  type Hex,
-  type LocalAccount,
-  createPublicClient,
-  encodeFunctionData,
-  http,
-  parseSignature,
-  size,
-} from "viem";
-import type { UserOperationReceipt } from "viem/account-abstraction";
-import { privateKeyToAccount } from "viem/accounts";
-import { permitUsdcAbi, tradingAbi } from "../../../../services/venue-contracts/abis.ts";
-import { DEVNET_POLLING_INTERVAL_MS, devnetChain } from "../../clients.ts";
-import type { DevnetChain } from "../../../../services/venue-contracts/deployment-record.ts";
+import { createSmartAccountClient } from 'permissionless'
+import { toSimpleSmartAccount } from 'permissionless/accounts'
+import { createPimlicoClient } from 'permissionless/clients/pimlico'
+import { type Address, type Hex, type LocalAccount, createPublicClient, encodeFunctionData, http, parseSignature, size } from 'viem'
+import type { UserOperationReceipt } from 'viem/account-abstraction'
+import { privateKeyToAccount } from 'viem/accounts'
+import { permitUsdcAbi, tradingAbi } from '../../../../services/venue-contracts/abis.ts'
+import { DEVNET_POLLING_INTERVAL_MS, devnetChain } from '../../clients.ts'
+import type { DevnetChain } from '../../../../services/venue-contracts/deployment-record.ts'
 
 // What the onboarding relay does, reduced to its on-chain part: read what partners must sign, and relay their
 // signatures from the service's smart account as one user operation.
 
 export const permitTypes = {
   Permit: [
-    { name: "owner", type: "address" },
-    { name: "spender", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "nonce", type: "uint256" },
-    { name: "deadline", type: "uint256" },
+    { name: 'owner', type: 'address' },
+    { name: 'spender', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'deadline', type: 'uint256' },
   ],
-} as const;
+} as const
 
 export const venueDelegationTypes = {
   VenueDelegation: [
-    { name: "delegator", type: "address" },
-    { name: "delegate", type: "address" },
-    { name: "nonce", type: "uint256" },
-    { name: "expiry", type: "uint256" },
+    { name: 'delegator', type: 'address' },
+    { name: 'delegate', type: 'address' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'expiry', type: 'uint256' },
   ],
-} as const;
+} as const
 
 /** The `permit` part of an onboarding request. */
 export interface SignedPermit {
-  owner: Address;
-  value: bigint;
-  nonce: bigint;
-  deadline: bigint;
-  signature: Hex;
+  owner: Address
+  value: bigint
+  nonce: bigint
+  deadline: bigint
+  signature: Hex
 }
 
 /** The `delegation` part of an onboarding request. */
 export interface SignedDelegation {
-  delegator: Address;
-  delegate: Address;
-  nonce: bigint;
-  expiry: bigint;
-  signature: Hex;
+  delegator: Address
+  delegate: Address
+  nonce: bigint
+  expiry: bigint
+  signature: Hex
 }
 
 export interface BatchCall {
-  to: Address;
-  data: Hex;
+  to: Address
+  data: Hex
 }
 
-export type Relayer = Awaited<ReturnType<typeof createRelayer>>;
+export type Relayer = Awaited<ReturnType<typeof createRelayer>>
 
 /** The service's side: its SimpleAccount v0.8, owned by `ownerPrivateKey`, sending through the chain's bundler. */
 export async function createRelayer(chain: DevnetChain, ownerPrivateKey: Hex) {
-  const viemChain = devnetChain(chain.chainId, chain.rpcUrl);
-  const entryPoint = { address: chain.entryPoint, version: "0.8" } as const;
+  const viemChain = devnetChain(chain.chainId, chain.rpcUrl)
+  const entryPoint = { address: chain.entryPoint, version: '0.8' } as const
   const publicClient = createPublicClient({
     chain: viemChain,
     transport: http(chain.rpcUrl),
     pollingInterval: DEVNET_POLLING_INTERVAL_MS,
-  });
+  })
   const smartAccount = await toSimpleSmartAccount({
     client: publicClient,
     owner: privateKeyToAccount(ownerPrivateKey),
     entryPoint,
-  });
-  const pimlicoClient = createPimlicoClient({ transport: http(chain.bundlerUrl), entryPoint });
+  })
+  const pimlicoClient = createPimlicoClient({ transport: http(chain.bundlerUrl), entryPoint })
   const smartAccountClient = createSmartAccountClient({
     account: smartAccount,
     chain: viemChain,
@@ -86,14 +77,14 @@ export async function createRelayer(chain: DevnetChain, ownerPrivateKey: Hex) {
     pollingInterval: DEVNET_POLLING_INTERVAL_MS,
     // Alto refuses fees below its own quote, which the node's fee estimate does not necessarily meet.
     userOperation: { estimateFeesPerGas: async () => (await pimlicoClient.getUserOperationGasPrice()).fast },
-  });
-  return { publicClient, smartAccount, smartAccountClient };
+  })
+  return { publicClient, smartAccount, smartAccountClient }
 }
 
 export interface GasLimits {
-  callGasLimit: bigint;
-  verificationGasLimit: bigint;
-  preVerificationGas: bigint;
+  callGasLimit: bigint
+  verificationGasLimit: bigint
+  preVerificationGas: bigint
 }
 
 /**
@@ -104,12 +95,12 @@ export const gasLimitsWithoutEstimation: GasLimits = {
   callGasLimit: 500_000n,
   verificationGasLimit: 600_000n,
   preVerificationGas: 100_000n,
-};
+}
 
 /** Sends one user operation with these calls (estimating gas unless `gasLimits` is given) and waits for it. */
 export async function relay(relayer: Relayer, calls: BatchCall[], gasLimits?: GasLimits): Promise<UserOperationReceipt> {
-  const hash = await relayer.smartAccountClient.sendUserOperation({ calls, ...gasLimits });
-  return relayer.smartAccountClient.waitForUserOperationReceipt({ hash });
+  const hash = await relayer.smartAccountClient.sendUserOperation({ calls, ...gasLimits })
+  return relayer.smartAccountClient.waitForUserOperationReceipt({ hash })
 }
 
 /** Signs an ERC-2612 permit for TradingStorage, with the EIP-712 name and version read from the token. */
@@ -119,19 +110,19 @@ export async function signPermit(
   signer: LocalAccount,
   { owner, value, deadline }: { owner: Address; value: bigint; deadline: bigint },
 ): Promise<SignedPermit> {
-  const token = { address: chain.contracts.usdc, abi: permitUsdcAbi } as const;
+  const token = { address: chain.contracts.usdc, abi: permitUsdcAbi } as const
   const [name, version, nonce] = await Promise.all([
-    relayer.publicClient.readContract({ ...token, functionName: "name" }),
-    relayer.publicClient.readContract({ ...token, functionName: "version" }),
-    relayer.publicClient.readContract({ ...token, functionName: "nonces", args: [owner] }),
-  ]);
+    relayer.publicClient.readContract({ ...token, functionName: 'name' }),
+    relayer.publicClient.readContract({ ...token, functionName: 'version' }),
+    relayer.publicClient.readContract({ ...token, functionName: 'nonces', args: [owner] }),
+  ])
   const signature = await signer.signTypedData({
     domain: { name, version, chainId: chain.chainId, verifyingContract: chain.contracts.usdc },
     types: permitTypes,
-    primaryType: "Permit",
+    primaryType: 'Permit',
     message: { owner, spender: chain.contracts.tradingStorage, value, nonce, deadline },
-  });
-  return { owner, value, nonce, deadline, signature };
+  })
+  return { owner, value, nonce, deadline, signature }
 }
 
 /** Signs a VenueDelegation of `signer`'s address to the wrapper at Trading's current nonce. */
@@ -144,17 +135,17 @@ export async function signDelegation(
   const nonce = await relayer.publicClient.readContract({
     address: chain.contracts.trading,
     abi: tradingAbi,
-    functionName: "delegatableNonces",
+    functionName: 'delegatableNonces',
     args: [delegator],
-  });
-  const delegate = chain.contracts.wrapper;
+  })
+  const delegate = chain.contracts.wrapper
   const signature = await signer.signTypedData({
-    domain: { name: "Venue", version: "1", chainId: chain.chainId, verifyingContract: chain.contracts.trading },
+    domain: { name: 'Venue', version: '1', chainId: chain.chainId, verifyingContract: chain.contracts.trading },
     types: venueDelegationTypes,
-    primaryType: "VenueDelegation",
+    primaryType: 'VenueDelegation',
     message: { delegator, delegate, nonce, expiry },
-  });
-  return { delegator, delegate, nonce, expiry, signature };
+  })
+  return { delegator, delegate, nonce, expiry, signature }
 }
 
 /**
@@ -162,37 +153,37 @@ export async function signDelegation(
  * ERC-1271 when the owner is a contract); longer contract-wallet signatures need USDC's `bytes` overload.
  */
 export function permitCall(chain: DevnetChain, permit: SignedPermit): BatchCall {
-  const { owner, value, deadline, signature } = permit;
-  const spender = chain.contracts.tradingStorage;
+  const { owner, value, deadline, signature } = permit
+  const spender = chain.contracts.tradingStorage
   if (size(signature) !== 65) {
-    const args = [owner, spender, value, deadline, signature] as const;
-    return { to: chain.contracts.usdc, data: encodeFunctionData({ abi: permitUsdcAbi, functionName: "permit", args }) };
+    const args = [owner, spender, value, deadline, signature] as const
+    return { to: chain.contracts.usdc, data: encodeFunctionData({ abi: permitUsdcAbi, functionName: 'permit', args }) }
   }
-  const { v, r, s } = splitSignature(signature);
-  const args = [owner, spender, value, deadline, v, r, s] as const;
-  return { to: chain.contracts.usdc, data: encodeFunctionData({ abi: permitUsdcAbi, functionName: "permit", args }) };
+  const { v, r, s } = splitSignature(signature)
+  const args = [owner, spender, value, deadline, v, r, s] as const
+  return { to: chain.contracts.usdc, data: encodeFunctionData({ abi: permitUsdcAbi, functionName: 'permit', args }) }
 }
 
 export function delegationCall(chain: DevnetChain, delegation: SignedDelegation): BatchCall {
-  const { delegator, delegate, nonce, expiry, signature } = delegation;
-  const { v, r, s } = splitSignature(signature);
+  const { delegator, delegate, nonce, expiry, signature } = delegation
+  const { v, r, s } = splitSignature(signature)
   return {
     to: chain.contracts.trading,
     data: encodeFunctionData({
       abi: tradingAbi,
-      functionName: "setDelegateWithSignature",
+      functionName: 'setDelegateWithSignature',
       args: [delegator, delegate, nonce, expiry, v, r, s],
     }),
-  };
+  }
 }
 
 function splitSignature(signature: Hex): { v: number; r: Hex; s: Hex } {
-  const { v, yParity, r, s } = parseSignature(signature);
-  return { v: v === undefined ? 27 + yParity : Number(v), r, s };
+  const { v, yParity, r, s } = parseSignature(signature)
+  return { v: v === undefined ? 27 + yParity : Number(v), r, s }
 }
 
 /** Unix seconds, `minutes` from now by the chain's clock (what `expiry` and `deadline` are compared with). */
 export async function chainTimePlus(relayer: Relayer, minutes: number): Promise<bigint> {
-  const block = await relayer.publicClient.getBlock();
-  return block.timestamp + BigInt(minutes * 60);
+  const block = await relayer.publicClient.getBlock()
+  return block.timestamp + BigInt(minutes * 60)
 }
