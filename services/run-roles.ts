@@ -49,10 +49,12 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
 
   const stoppers: Array<() => Promise<void>> = []
   const roles = config.ROLES as Role[]
-  // the intake (edge) and the relayer share the chains, their clients and the queue
+  // The intake (edge) and the relayer share the chains, their clients and the queue. Prices need no chain,
+  // so the chains are reached (or, embedded, started) while the feed and the edge come up; the intake's
+  // requests wait for them.
   const onboarding =
     config.ONBOARDING_ENABLED && (roles.includes('edge') || roles.includes('relayer'))
-      ? await openOnboardingResources({
+      ? openOnboardingResources({
           env,
           redis,
           namespace: config.BUS_NAMESPACE,
@@ -60,7 +62,15 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
           startEmbeddedChains: options.startEmbeddedChains,
         })
       : undefined
-  if (onboarding) stoppers.push(onboarding.close)
+  // awaited below, after the edge is up; this keeps a failure before then from counting as unhandled
+  onboarding?.catch(() => undefined)
+  if (onboarding)
+    stoppers.push(() =>
+      onboarding.then(
+        (resources) => resources.close(),
+        () => undefined,
+      ),
+    )
   let port: number | undefined
   for (const role of roles) {
     if (role === 'ingestor') stoppers.push(startIngestorRole({ env, bus, logger: log, metrics }).stop)
@@ -70,17 +80,18 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       port = edge.port
       stoppers.push(edge.stop)
     }
-    if (role === 'relayer' && onboarding) {
-      const relayer = startRelayer({
-        config: relayerConfig(env, onboarding.setup.deployment),
-        chains: onboarding.setup.config.chains,
-        clients: onboarding.clients,
-        queue: onboarding.queue,
-        logger: log.child({ role: 'relayer' }),
-        metrics,
-      })
-      stoppers.push(relayer.stop)
-    }
+  }
+  const resources = await onboarding
+  if (roles.includes('relayer') && resources) {
+    const relayer = startRelayer({
+      config: relayerConfig(env, resources.setup.deployment),
+      chains: resources.setup.config.chains,
+      clients: resources.clients,
+      queue: resources.queue,
+      logger: log.child({ role: 'relayer' }),
+      metrics,
+    })
+    stoppers.push(relayer.stop)
   }
 
   if (port === undefined) {

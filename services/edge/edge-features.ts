@@ -29,7 +29,8 @@ export async function startEdgeFeatures(deps: {
   env: Env
   bus: PriceBus
   redis: Redis | undefined
-  onboarding: OnboardingResources | undefined
+  /** the onboarding chains, clients and queue, still being set up while the edge starts */
+  onboarding: Promise<OnboardingResources> | undefined
   logger: Logger
   metrics: Metrics
 }): Promise<EdgeFeatures> {
@@ -68,7 +69,9 @@ export async function startEdgeFeatures(deps: {
       ...marketHoursRoutes(),
       ...openApiRoutes(),
       ...ohlcRoutes(candleStore, { maxCandlesPerResponse: candles.CANDLES_MAX_PER_RESPONSE }),
-      ...(onboarding ? onboardingRoutes({ config: onboarding.setup.config, chains: onboarding.clients, queue: onboarding.queue }) : []),
+      ...(onboarding
+        ? onboardingRoutes(onboarding.then(({ setup, clients, queue }) => ({ config: setup.config, chains: clients, queue })))
+        : []),
     ],
     async stop() {
       await candleWriter.stop()

@@ -47,7 +47,7 @@ export async function startOnboardingStack(options: OnboardingStackOptions): Pro
   const config = { ...parsed, chains: parsed.chains.map(options.adjustChain ?? ((chain) => chain)) }
   const clients = createChainClients(config.chains)
   const queue = createOnboardingQueue({ redis: options.redis, namespace, backoffMs: 100, logger })
-  const server = await serveRoutes(onboardingRoutes({ config, chains: clients, queue }))
+  const server = await serveRoutes(onboardingRoutes(Promise.resolve({ config, chains: clients, queue })))
   const relayers: Relayer[] = []
   const start = () => {
     const relayer = startRelayer({
