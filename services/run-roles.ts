@@ -88,7 +88,7 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       chains: resources.setup.config.chains,
       clients: resources.clients,
       queue: resources.queue,
-      logger: log.child({ role: 'relayer' }),
+      logger: log,
       metrics,
     })
     stoppers.push(relayer.stop)

@@ -68,7 +68,10 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
 
   const sendError = (res: HttpResponse, exchange: Exchange, error: unknown, limit?: RateLimitDecision) => {
     const { status, body } = errorResponse(error)
-    if (status >= 500) log.error({ err: error, requestId: exchange.requestId, route: exchange.routeName }, 'request failed')
+    // a 500 is a fault of ours and gets the stack; a 502 or 503 is an expected state of a dependency
+    if (status === 500) log.error({ err: error, requestId: exchange.requestId, route: exchange.routeName }, 'request failed')
+    else if (status > 500)
+      log.info({ status, reason: body.message, requestId: exchange.requestId, route: exchange.routeName }, 'request answered unavailable')
     send(res, exchange, { status, body: JSON.stringify(body), contentType: 'application/json', ...allowHeader(error) }, limit)
   }
 
