@@ -5,15 +5,9 @@ import { createRootLogger, type Logger } from '../kit/logger.ts'
 import { createMetrics } from '../kit/metrics.ts'
 import { natsPriceBus } from '../bus/nats-price-bus.ts'
 import type { PriceBus } from '../bus/price-bus.ts'
-import { startEdge } from './edge/edge.ts'
-import { startEdgeFeatures } from './edge/edge-features.ts'
 import { engineReadiness } from './edge/ops-routes.ts'
 import { startOpsServer } from './edge/ops-server.ts'
-import { startIngestorRole } from './ingestor/role.ts'
 import type { EmbeddedChainStarter } from './onboarding/deployment.ts'
-import { openOnboardingResources } from './onboarding/onboarding-resources.ts'
-import { relayerConfig } from './relayer/config.ts'
-import { startRelayer } from './relayer/relayer.ts'
 import { processConfig, type Role } from './process-config.ts'
 
 export interface RunningRoles {
@@ -22,15 +16,16 @@ export interface RunningRoles {
   stop(): Promise<void>
 }
 
-/**
- * Starts the configured roles in this process on the real engines (NATS_URL, REDIS_URL) or on the
- * embedded stand-ins, and stops them in reverse order.
- */
 export interface RunRolesOptions {
   /** starts development chains when onboarding has no chain configured (`npm start` only) */
   startEmbeddedChains?: EmbeddedChainStarter
 }
 
+/**
+ * Starts the configured roles in this process on the real engines (NATS_URL, REDIS_URL) or on the
+ * embedded stand-ins, and stops them in reverse order. Each role's code is loaded only when the process
+ * runs it, so an ingestor never loads the chain or GraphQL libraries, and prices come first.
+ */
 export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptions = {}): Promise<RunningRoles> {
   const config = processConfig(env)
   const log = logger ?? createRootLogger({ level: config.LOG_LEVEL })
@@ -54,13 +49,15 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
   // requests wait for them.
   const onboarding =
     config.ONBOARDING_ENABLED && (roles.includes('edge') || roles.includes('relayer'))
-      ? openOnboardingResources({
-          env,
-          redis,
-          namespace: config.BUS_NAMESPACE,
-          logger: log,
-          startEmbeddedChains: options.startEmbeddedChains,
-        })
+      ? import('./onboarding/onboarding-resources.ts').then(({ openOnboardingResources }) =>
+          openOnboardingResources({
+            env,
+            redis,
+            namespace: config.BUS_NAMESPACE,
+            logger: log,
+            startEmbeddedChains: options.startEmbeddedChains,
+          }),
+        )
       : undefined
   // awaited below, after the edge is up; this keeps a failure before then from counting as unhandled
   onboarding?.catch(() => undefined)
@@ -73,8 +70,12 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
     )
   let port: number | undefined
   for (const role of roles) {
-    if (role === 'ingestor') stoppers.push(startIngestorRole({ env, bus, logger: log, metrics }).stop)
+    if (role === 'ingestor') {
+      const { startIngestorRole } = await import('./ingestor/role.ts')
+      stoppers.push(startIngestorRole({ env, bus, logger: log, metrics }).stop)
+    }
     if (role === 'edge') {
+      const [{ startEdge }, { startEdgeFeatures }] = await Promise.all([import('./edge/edge.ts'), import('./edge/edge-features.ts')])
       const features = await startEdgeFeatures({ env, bus, redis, onboarding, logger: log, metrics })
       const edge = await startEdge({ env, bus, redis, logger: log, metrics, features })
       port = edge.port
@@ -83,6 +84,7 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
   }
   const resources = await onboarding
   if (roles.includes('relayer') && resources) {
+    const [{ relayerConfig }, { startRelayer }] = await Promise.all([import('./relayer/config.ts'), import('./relayer/relayer.ts')])
     const relayer = startRelayer({
       config: relayerConfig(env, resources.setup.deployment),
       chains: resources.setup.config.chains,

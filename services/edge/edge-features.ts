@@ -11,7 +11,6 @@ import { depthRoutes } from '../depth/routes.ts'
 import type { Route } from '../http/http-server.ts'
 import { indexerConfig } from '../indexer/config.ts'
 import { createIndexerClient } from '../indexer/indexer-client.ts'
-import { startIndexerStandin } from '../indexer-standin/index.ts'
 import { marketHoursRoutes } from '../market-hours/routes.ts'
 import { openApiRoutes } from './openapi-route.ts'
 import { onboardingRoutes } from '../onboarding/onboard-routes.ts'
@@ -36,7 +35,8 @@ export async function startEdgeFeatures(deps: {
 }): Promise<EdgeFeatures> {
   const log = deps.logger
   const indexerSettings = indexerConfig(deps.env)
-  const standin = indexerSettings.urls ? undefined : await startIndexerStandin()
+  // the stand-in (and its GraphQL server library) is loaded only when no indexed source is configured
+  const standin = indexerSettings.urls ? undefined : await (await import('../indexer-standin/index.ts')).startIndexerStandin()
   const urls = indexerSettings.urls ?? { 42161: standin!.url(42161), 421614: standin!.url(421614) }
   log.info(
     { urls },
