@@ -8,7 +8,7 @@ import type { PriceBus } from '../bus/price-bus.ts'
 import { engineReadiness } from './edge/ops-routes.ts'
 import { startOpsServer } from './edge/ops-server.ts'
 import type { EmbeddedChainStarter } from './onboarding/deployment.ts'
-import { processConfig, type Role } from './process-config.ts'
+import { processConfig } from './process-config.ts'
 
 export interface RunningRoles {
   /** the edge's HTTP port, when this process runs the edge */
@@ -43,7 +43,7 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
   )
 
   const stoppers: Array<() => Promise<void>> = []
-  const roles = config.ROLES as Role[]
+  const roles = config.ROLES
   // The intake (edge) and the relayer share the chains, their clients and the queue. Prices need no chain,
   // so the chains are reached (or, embedded, started) while the feed and the edge come up; the intake's
   // requests wait for them.
