@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { withDeadline } from './wait.ts'
+import { START_DEADLINE_MS, withDeadline } from './wait.ts'
 
 const MAIN = fileURLToPath(new URL('./relayer-worker-main.ts', import.meta.url))
 
@@ -41,7 +41,7 @@ export function startRelayerWorker(env: Record<string, string>): RelayerWorkerPr
 
   return {
     lines,
-    waitForLog(msg, timeoutMs = 20_000) {
+    waitForLog(msg, timeoutMs = START_DEADLINE_MS) {
       const seen = lines.map((line) => recordWithMsg(line, msg)).find(Boolean)
       if (seen) return Promise.resolve(seen)
       const found = new Promise<Record<string, unknown>>((resolve) => {

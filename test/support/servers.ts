@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { withDeadline } from './wait.ts'
+import { START_DEADLINE_MS, withDeadline } from './wait.ts'
 
 export interface RunningServer {
   url: string
@@ -62,7 +62,7 @@ async function supervise(options: {
       process_.stderr!.on('data', onData)
       process_.once('exit', (code) => reject(new Error(`${options.binary} exited with ${code}: ${output}`)))
     })
-    await withDeadline(ready, 10_000, `${options.binary} to be ready`)
+    await withDeadline(ready, START_DEADLINE_MS, `${options.binary} to be ready`)
   }
   const stop = async () => {
     const running = child

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process'
 import { spawnTiedToParent } from '../../deploy/devnet/child-process.ts'
 import { fileURLToPath } from 'node:url'
-import { withDeadline } from './wait.ts'
+import { START_DEADLINE_MS, withDeadline } from './wait.ts'
 
 // the entry point `npm start` runs (development chains when onboarding has none configured)
 const MAIN = fileURLToPath(new URL('../../scripts/start.ts', import.meta.url))
@@ -56,7 +56,7 @@ export function startServiceProcess(
   return {
     child,
     logs,
-    waitForLog(msg, timeoutMs = 20_000) {
+    waitForLog(msg, timeoutMs = START_DEADLINE_MS) {
       const seen = logs
         .map((line) => {
           try {
