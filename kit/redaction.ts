@@ -42,7 +42,7 @@ export function maskUrl(url: string): string {
 }
 
 /**
- * The secret parts of a configured URL, to register with the logger's redactor: the user and password,
+ * The secret parts of a configured URL, to register with the logger's redactor: the password (or a lone user),
  * every query value, and path segments that look like API keys.
  */
 export function secretsOfUrl(text: string): string[] {
@@ -52,7 +52,9 @@ export function secretsOfUrl(text: string): string[] {
   } catch {
     return []
   }
-  const secrets = [url.username, url.password, ...url.searchParams.values()]
+  // a user name alone (https://TOKEN@host) is the credential; beside a password it is masked only if key-like
+  const user = !url.password || KEY_LIKE_SEGMENT.test(url.username) ? [url.username] : []
+  const secrets = [...user, url.password, ...url.searchParams.values()]
   for (const segment of url.pathname.split('/')) if (KEY_LIKE_SEGMENT.test(segment)) secrets.push(segment)
   return secrets.filter((secret) => secret.length > 0)
 }
