@@ -1,4 +1,5 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node'
+import { maskUrl } from '../kit/redaction.ts'
 import { Kvm, type KV } from '@nats-io/kv'
 import type { Logger } from '../kit/logger.ts'
 import type { PriceBus, SubscribeOptions, TickHandler } from './price-bus.ts'
@@ -31,7 +32,7 @@ export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceB
   const bucket = await new Kvm(nc).create(names.latestPricesBucket, { history: 1 })
   const connection = watchConnection(nc, log)
   const latestWriter = coalescingLatestWriter(bucket, options.latestWriteIntervalMs ?? 250, log)
-  log.info({ servers: options.servers, bucket: names.latestPricesBucket }, 'connected to NATS')
+  log.info({ servers: maskUrl(options.servers), bucket: names.latestPricesBucket }, 'connected to NATS')
 
   return {
     kind: 'nats',

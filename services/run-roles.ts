@@ -1,10 +1,7 @@
-import { Redis } from 'ioredis'
 import type { Env } from '../kit/config.ts'
-import { inProcessPriceBus } from '../bus/in-process-price-bus.ts'
 import { createRootLogger, type Logger } from '../kit/logger.ts'
 import { createMetrics } from '../kit/metrics.ts'
-import { natsPriceBus } from '../bus/nats-price-bus.ts'
-import type { PriceBus } from '../bus/price-bus.ts'
+import { openBus, openRedis } from './engines.ts'
 import { engineReadiness } from './edge/ops-routes.ts'
 import { startOpsServer } from './edge/ops-server.ts'
 import type { EmbeddedChainStarter } from './onboarding/deployment.ts'
@@ -31,8 +28,10 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
   const log = logger ?? createRootLogger({ level: config.LOG_LEVEL })
   const metrics = createMetrics()
   const bus = await openBus(config.NATS_URL, config.BUS_NAMESPACE, config.ROLES, log)
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: false }) : undefined
-  redis?.on('error', (error) => log.warn({ err: error }, 'Redis connection error'))
+  const redis = await openRedis(config.REDIS_URL, log).catch(async (error: unknown) => {
+    await bus.close()
+    throw error
+  })
   log.info(
     {
       roles: config.ROLES,
@@ -115,9 +114,4 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       await redis?.quit()
     },
   }
-}
-
-async function openBus(natsUrl: string | undefined, namespace: string, roles: string[], log: Logger): Promise<PriceBus> {
-  if (!natsUrl) return inProcessPriceBus()
-  return natsPriceBus({ servers: natsUrl, namespace, name: `venue-gateway:${roles.join('+')}`, logger: log })
 }

@@ -8,6 +8,7 @@ import { startCandleWriter } from '../candles/candle-writer.ts'
 import { createCandleStore } from '../candles/create-candle-store.ts'
 import { ohlcRoutes } from '../candles/routes.ts'
 import { depthRoutes } from '../depth/routes.ts'
+import { maskUrl } from '../../kit/redaction.ts'
 import type { Route } from '../http/http-server.ts'
 import { indexerConfig } from '../indexer/config.ts'
 import { createIndexerClient } from '../indexer/indexer-client.ts'
@@ -39,7 +40,7 @@ export async function startEdgeFeatures(deps: {
   const standin = indexerSettings.urls ? undefined : await (await import('../indexer-standin/index.ts')).startIndexerStandin()
   const urls = indexerSettings.urls ?? { 42161: standin!.url(42161), 421614: standin!.url(421614) }
   log.info(
-    { urls },
+    { urls: { 42161: maskUrl(urls[42161]), 421614: maskUrl(urls[421614]) } },
     standin ? 'indexed source: embedded stand-in (set INDEXER_URL_42161 and INDEXER_URL_421614)' : 'indexed source configured',
   )
   const indexer = createIndexerClient({ ...indexerSettings, urls }, { logger: log, metrics: deps.metrics })

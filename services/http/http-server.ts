@@ -5,8 +5,10 @@ import { ServiceError } from '../../kit/errors.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
 import type { BudgetName } from './budgets.ts'
+import type { ErrorShape } from './error-bodies.ts'
 import { errorResponse } from './error-response.ts'
 import { loadNativeUws } from './native-uws.ts'
+import { decodePathParams, paramNames } from './path-params.ts'
 import type { RateLimits, RateLimitDecision } from './rate-limits.ts'
 import type { Reply } from './reply.ts'
 import type { RequestContext } from './request-context.ts'
@@ -19,6 +21,8 @@ export interface Route {
   path: string
   /** the rate-limit budget this route draws on; none for operational routes */
   budget?: BudgetName
+  /** the body shape of every failure on this path (405, 413, 429 and 500 included); framework by default */
+  errorShape?: ErrorShape
   handle(context: RequestContext): Reply | Promise<Reply>
 }
 
@@ -44,7 +48,9 @@ const uws = loadNativeUws()
 
 /**
  * The HTTP kit every route goes through: x-request-id on every response (a client's value is
- * ignored), the spec's error shapes, 404 and 405, the body limit, per-IP budgets and their headers.
+ * ignored), the spec's error shapes, 404 and 405, HEAD for every GET route, the body limit, per-IP
+ * budgets and their headers. It is also the error boundary: whatever a route throws, synchronously or
+ * not, becomes that request's answer (a 500 and a log line when unexpected), never a process exit.
  */
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const app = uws.App()
@@ -53,26 +59,36 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   let listenSocket: us_listen_socket | undefined
 
   const send = (res: HttpResponse, exchange: Exchange, reply: Reply, limit?: RateLimitDecision) => {
-    if (exchange.aborted) return
+    if (exchange.aborted || exchange.responded) return
+    exchange.responded = true
     res.cork(() => {
       res.writeStatus(`${reply.status} ${STATUS_CODES[reply.status] ?? ''}`)
       res.writeHeader('x-request-id', exchange.requestId)
       res.writeHeader('content-type', reply.contentType)
       if (limit && limit.limit > 0) writeRateLimitHeaders(res, limit)
       for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value)
-      res.end(reply.body)
+      if (exchange.head) res.endWithoutBody(Buffer.byteLength(reply.body), exchange.closeConnection)
+      else res.end(reply.body, exchange.closeConnection)
     })
     options.metrics.httpRequests.labels(exchange.routeName, String(reply.status)).inc()
     options.metrics.httpDuration.labels(exchange.routeName).observe((performance.now() - exchange.startedAt) / 1000)
   }
 
   const sendError = (res: HttpResponse, exchange: Exchange, error: unknown, limit?: RateLimitDecision) => {
-    const { status, body } = errorResponse(error)
-    // a 500 is a fault of ours and gets the stack; a 502 or 503 is an expected state of a dependency
-    if (status === 500) log.error({ err: error, requestId: exchange.requestId, route: exchange.routeName }, 'request failed')
-    else if (status > 500)
-      log.info({ status, reason: body.message, requestId: exchange.requestId, route: exchange.routeName }, 'request answered unavailable')
-    send(res, exchange, { status, body: JSON.stringify(body), contentType: 'application/json', ...allowHeader(error) }, limit)
+    try {
+      const { status, body } = errorResponse(error, exchange.shape)
+      // a 500 is a fault of ours and gets the stack; a 502 or 503 is an expected state of a dependency
+      if (status === 500) log.error({ err: error, requestId: exchange.requestId, route: exchange.routeName }, 'request failed')
+      else if (status > 500)
+        log.info(
+          { status, reason: error instanceof Error ? error.message : undefined, requestId: exchange.requestId, route: exchange.routeName },
+          'request answered unavailable',
+        )
+      send(res, exchange, { status, body: JSON.stringify(body), contentType: 'application/json', ...allowHeader(error) }, limit)
+    } catch (failure) {
+      // the response itself could not be written (the connection went away): nothing left to answer
+      log.warn({ err: failure, requestId: exchange.requestId }, 'error response not sent')
+    }
   }
 
   const serve = async (res: HttpResponse, exchange: Exchange, route: Route, context: RequestContext, body: Promise<Buffer> | undefined) => {
@@ -95,42 +111,50 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   }
 
   const dispatch = (pattern: string) => (res: HttpResponse, req: HttpRequest) => {
-    const exchange: Exchange = { requestId: randomUUID(), startedAt: performance.now(), aborted: false, routeName: pattern }
+    const exchange = newExchange(pattern, shapeOf(routesByPath.get(pattern)))
     res.onAborted(() => (exchange.aborted = true))
-    const method = req.getMethod().toUpperCase() as Method
-    const route = routesByPath.get(pattern)?.get(method)
-    if (!route) {
-      const allowed = [...(routesByPath.get(pattern)?.keys() ?? [])].join(', ')
-      return sendError(
-        res,
-        exchange,
-        new ServiceError('method_not_allowed', `${method} is not allowed here; use ${allowed}`, { details: { allow: allowed } }),
-      )
+    try {
+      const requested = req.getMethod().toUpperCase()
+      exchange.head = requested === 'HEAD'
+      const method = (exchange.head ? 'GET' : requested) as Method
+      const route = routesByPath.get(pattern)?.get(method)
+      if (!route) {
+        const allowed = allowedMethods(routesByPath.get(pattern))
+        throw new ServiceError('method_not_allowed', `${requested} is not allowed here; use ${allowed}`, { details: { allow: allowed } })
+      }
+      // uWS's request object lives only until this function returns: copy everything out first
+      const headers = readHeaders(req)
+      const rawParams = paramNames(pattern).map((_, index) => req.getParameter(index) ?? '')
+      const path = req.getUrl()
+      const query = req.getQuery() ?? ''
+      const peer = Buffer.from(res.getRemoteAddressAsText()).toString()
+      // uWS hands over the body only to a reader attached before the handler returns: start reading now,
+      // even though the budget is checked first (with Redis that takes a round trip)
+      const body = route.method === 'POST' ? readBody(res, exchange, options.bodyLimitBytes, headers) : undefined
+      body?.catch(() => {}) // a refused request never awaits its body
+      if (headers['content-length'] === DUPLICATE) {
+        exchange.closeConnection = true
+        throw new ServiceError('validation_failed', 'conflicting Content-Length headers', { details: { header: 'content-length' } })
+      }
+      const context: RequestContext = {
+        method,
+        path,
+        params: decodePathParams(paramNames(pattern), rawParams),
+        query: new URLSearchParams(query),
+        headers,
+        clientIp: options.resolveClientIp(peer, headers['x-forwarded-for']),
+        requestId: exchange.requestId,
+        body: EMPTY_BODY,
+        log,
+      }
+      void serve(res, exchange, route, context, body)
+    } catch (error) {
+      sendError(res, exchange, error)
     }
-    const headers: Record<string, string> = {}
-    req.forEach((name, value) => (headers[name] = value))
-    const params: Record<string, string> = {}
-    paramNames(pattern).forEach((name, index) => (params[name] = decodeURIComponent(req.getParameter(index) ?? '')))
-    const context: RequestContext = {
-      method,
-      path: req.getUrl(),
-      params,
-      query: new URLSearchParams(req.getQuery() ?? ''),
-      headers,
-      clientIp: options.resolveClientIp(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-forwarded-for']),
-      requestId: exchange.requestId,
-      body: EMPTY_BODY,
-      log,
-    }
-    // uWS hands over the body only to a reader attached before the handler returns: start reading now,
-    // even though the budget is checked first (with Redis that takes a round trip)
-    const body = route.method === 'POST' ? readBody(res, exchange, options.bodyLimitBytes, headers) : undefined
-    body?.catch(() => {}) // a refused request never awaits its body
-    void serve(res, exchange, route, context, body)
   }
 
   app.any('/*', (res) => {
-    const exchange: Exchange = { requestId: randomUUID(), startedAt: performance.now(), aborted: false, routeName: 'unknown' }
+    const exchange = newExchange('unknown', 'framework')
     res.onAborted(() => (exchange.aborted = true))
     sendError(res, exchange, new ServiceError('not_found', 'no such route'))
   })
@@ -168,17 +192,53 @@ interface Exchange {
   requestId: string
   startedAt: number
   aborted: boolean
+  /** set once the response is written: a late failure cannot answer twice */
+  responded: boolean
   routeName: string
+  shape: ErrorShape
+  /** a HEAD request: the GET route's status and headers, no body */
+  head: boolean
+  /** the request's framing cannot be trusted: close the connection after answering */
+  closeConnection: boolean
+}
+
+function newExchange(routeName: string, shape: ErrorShape): Exchange {
+  return {
+    requestId: randomUUID(),
+    startedAt: performance.now(),
+    aborted: false,
+    responded: false,
+    routeName,
+    shape,
+    head: false,
+    closeConnection: false,
+  }
+}
+
+/** A path answers its failures (405 included) in the upstream-proxy shape when its routes do. */
+function shapeOf(methods: Map<Method, Route> | undefined): ErrorShape {
+  return [...(methods?.values() ?? [])].some((route) => route.errorShape === 'upstream-proxy') ? 'upstream-proxy' : 'framework'
+}
+
+function allowedMethods(methods: Map<Method, Route> | undefined): string {
+  const names = [...(methods?.keys() ?? [])]
+  return (names.includes('GET') ? [...names, 'HEAD'] : names).join(', ')
+}
+
+/** Marks a Content-Length sent twice with different values (a request-smuggling attempt). */
+const DUPLICATE = '\0duplicate'
+
+function readHeaders(req: HttpRequest): Record<string, string> {
+  const headers: Record<string, string> = {}
+  req.forEach((name, value) => {
+    if (name === 'content-length' && headers[name] !== undefined && headers[name] !== value) headers[name] = DUPLICATE
+    else if (headers[name] === undefined) headers[name] = value
+    else if (name !== 'content-length') headers[name] = `${headers[name]}, ${value}`
+  })
+  return headers
 }
 
 const EMPTY_BODY = Buffer.alloc(0)
-
-function paramNames(pattern: string): string[] {
-  return pattern
-    .split('/')
-    .filter((segment) => segment.startsWith(':'))
-    .map((segment) => segment.slice(1))
-}
 
 function writeRateLimitHeaders(res: HttpResponse, limit: RateLimitDecision) {
   res.writeHeader('x-ratelimit-limit', String(limit.limit))

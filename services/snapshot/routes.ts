@@ -1,7 +1,7 @@
-import { STATUS_CODES } from 'node:http'
 import { ServiceError } from '../../kit/errors.ts'
 import { pairBySymbol } from '../../schemas/pairs.ts'
 import { NoQuery } from '../../schemas/price.ts'
+import { frameworkErrorBody } from '../http/error-bodies.ts'
 import type { Route } from '../http/http-server.ts'
 import { jsonBytesReply, jsonReply } from '../http/reply.ts'
 import type { Materializer } from './materializer.ts'
@@ -58,13 +58,7 @@ function refuseQuery(query: URLSearchParams) {
 
 /** Spec 7: 503 in the framework shape plus `stale: true`; the client retries. */
 function noTicksYet() {
-  return jsonReply(
-    503,
-    {
-      error: STATUS_CODES[503],
-      message: 'the feed has delivered no ticks yet; retry shortly',
-      stale: true,
-    },
-    { 'retry-after': '1' },
-  )
+  return jsonReply(503, frameworkErrorBody(503, 'the feed has delivered no ticks yet; retry shortly', { stale: true }), {
+    'retry-after': '1',
+  })
 }

@@ -1,6 +1,5 @@
-import { STATUS_CODES } from 'node:http'
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
-import type { FrameworkError } from '../../schemas/errors.ts'
+import { frameworkErrorBody } from '../http/error-bodies.ts'
 import type { PairFilter } from './pair-filter.ts'
 import { parseStreamQuery } from './stream-query.ts'
 
@@ -67,7 +66,7 @@ export class UpgradeGate {
     }
     const parsed = parseStreamQuery(query)
     if (!parsed.ok) {
-      const body: FrameworkError = { error: STATUS_CODES[400]!, message: 'invalid query for the price stream', issues: parsed.issues }
+      const body = frameworkErrorBody(400, 'invalid query for the price stream', { issues: parsed.issues })
       return { admitted: false, reason: 'invalid_query', status: 400, headers, body: JSON.stringify(body) }
     }
     const fromIp = this.connectionsByIp.get(ip) ?? 0
@@ -136,11 +135,9 @@ export class UpgradeGate {
     details: { retryAfterSeconds?: number; limit?: Record<string, number> },
   ): Admission {
     const retryAfterSeconds = details.retryAfterSeconds ?? CEILING_RETRY_AFTER_SECONDS
-    const body: FrameworkError = {
-      error: STATUS_CODES[status]!,
-      message: `${what}: retry in ${retryAfterSeconds} seconds`,
+    const body = frameworkErrorBody(status, `${what}: retry in ${retryAfterSeconds} seconds`, {
       details: { ...details, retryAfterSeconds },
-    }
+    })
     return {
       admitted: false,
       reason,

@@ -100,12 +100,28 @@ export async function startNats(): Promise<RunningServer> {
 }
 
 /** redis-server with an append-only file synced on every write, so even a killed server keeps what was written (queued jobs). */
-export async function startRedis(): Promise<RunningServer> {
+/** `password` makes the server require it (requirepass), for tests of credential handling. */
+export async function startRedis(options: { password?: string } = {}): Promise<RunningServer> {
   const port = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), 'redis-test-'))
+  const auth = options.password ? ['--requirepass', options.password] : []
   return supervise({
     binary: findBinary('redis-server'),
-    args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dataDir],
+    args: [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--dir',
+      dataDir,
+      ...auth,
+    ],
     readyLine: /Ready to accept connections/,
     url: `redis://127.0.0.1:${port}`,
     port,
