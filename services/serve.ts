@@ -3,7 +3,7 @@ import { checkConfiguration } from './configuration.ts'
 import type { RunRolesOptions } from './run-roles.ts'
 
 /**
- * Runs this process's roles until SIGTERM or SIGINT: `node services/main.js` (production) or `npm start`
+ * Runs this process's roles until SIGTERM or SIGINT: `node dist/services/main.js` (production, compiled) or `npm start`
  * (the embedded default). Roles come from the arguments (`edge ingestor`) or ROLES.
  */
 export async function serve(options: RunRolesOptions = {}): Promise<void> {

@@ -23,9 +23,11 @@ export function startServiceProcess(
   env: Record<string, string>,
   /** another launcher, e.g. taskset pinning the process to one CPU in a bench */
   launcher: { command: string; args: string[] } = { command: process.execPath, args: [] },
+  /** another entry, e.g. the compiled `dist/services/main.js` run by plain node from its own directory */
+  entry: { args: string[]; cwd: string } = { args: ['--import', 'tsx', MAIN], cwd: ROOT },
 ): ServiceProcess {
-  const child = spawnTiedToParent(launcher.command, [...launcher.args, '--import', 'tsx', MAIN, ...roles], {
-    cwd: ROOT,
+  const child = spawnTiedToParent(launcher.command, [...launcher.args, ...entry.args, ...roles], {
+    cwd: entry.cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
   })
   const logs: string[] = []
