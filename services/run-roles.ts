@@ -7,7 +7,7 @@ import { natsPriceBus } from '../bus/nats-price-bus.ts'
 import type { PriceBus } from '../bus/price-bus.ts'
 import { startEdge } from './edge/edge.ts'
 import { startEdgeFeatures } from './edge/edge-features.ts'
-import { engineReadiness } from './edge/ops-routes.ts'
+import { engineReadiness, type ReadinessDetails } from './edge/ops-routes.ts'
 import { startOpsServer } from './edge/ops-server.ts'
 import { startIngestorRole } from './ingestor/role.ts'
 import type { EmbeddedChainStarter } from './onboarding/deployment.ts'
@@ -62,11 +62,12 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       : undefined
   if (onboarding) stoppers.push(onboarding.close)
   let port: number | undefined
+  const readinessDetails: ReadinessDetails = new Map()
   for (const role of roles) {
-    if (role === 'ingestor') stoppers.push(startIngestorRole({ env, bus, logger: log, metrics }).stop)
+    if (role === 'ingestor') stoppers.push(startIngestorRole({ env, bus, logger: log, metrics, readinessDetails }).stop)
     if (role === 'edge') {
       const features = await startEdgeFeatures({ env, bus, redis, onboarding, logger: log, metrics })
-      const edge = await startEdge({ env, bus, redis, logger: log, metrics, features })
+      const edge = await startEdge({ env, bus, redis, logger: log, metrics, features, readinessDetails })
       port = edge.port
       stoppers.push(edge.stop)
     }
@@ -89,6 +90,7 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       port: config.OPS_PORT,
       metrics,
       readiness: engineReadiness(bus, redis),
+      readinessDetails,
       logger: log,
     })
     stoppers.push(ops.stop)

@@ -5,7 +5,7 @@ import { pino } from 'pino'
 import { PriceStreamClient } from '../../client/price-stream-client.ts'
 import { feedIdFor } from '../../services/ingestor/feed-ids.ts'
 import { runRoles } from '../../services/run-roles.ts'
-import { HermesTestServer, hermesEntry } from '../support/hermes-server.ts'
+import { HermesTestServer, hermesEntry } from '../support/hermes/hermes-server.ts'
 import { readJson } from '../support/http.ts'
 import { waitFor } from '../support/wait.ts'
 
