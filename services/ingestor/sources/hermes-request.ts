@@ -21,8 +21,11 @@ export function loggable(text: string, secrets: readonly string[], maxChars = 20
   return safe.slice(0, maxChars)
 }
 
-/** Everything secret a Hermes request carries: the key and the values of the base URL's query. */
+/** Shorter query values (flags, small numbers) are no credentials, and blanking them would garble log text. */
+const MIN_SECRET_CHARS = 8
+
+/** Everything secret a Hermes request carries: the key and the credential-length values of the base URL's query. */
 export function requestSecrets(baseUrl: string, apiKey: Secret<string> | undefined): string[] {
-  const values = [...new URL(baseUrl).searchParams.values()]
+  const values = [...new URL(baseUrl).searchParams.values()].filter((value) => value.length >= MIN_SECRET_CHARS)
   return apiKey ? [apiKey.reveal(), ...values] : values
 }
