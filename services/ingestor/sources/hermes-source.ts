@@ -148,6 +148,7 @@ export function hermesSource(options: HermesSourceOptions): HermesSource {
       const headers = hermesHeaders(options.apiKey, 'application/json')
       const listed = await listedFeedIds(hermesUrl(options.baseUrl, FEED_LIST_PATH), { headers, signal }, safe)
       state.feedList = 'checked'
+      keyAccepted()
       markUnknown(
         [...subscribed.keys()].filter((feedId) => !listed.has(feedId)),
         'missing from the feed list',
@@ -178,8 +179,7 @@ export function hermesSource(options: HermesSourceOptions): HermesSource {
         throw hermesRefusal('stream', response.status, response.headers, safe(body))
       }
       if (!response.body) throw new Error('upstream answered without a body')
-      state.authRefused = false
-      metrics.hermesAuthRefused.set(0)
+      keyAccepted()
       logger.info({ feeds: subscribed.size }, 'stream connected')
 
       const connectedAt = Date.now()
@@ -256,6 +256,11 @@ export function hermesSource(options: HermesSourceOptions): HermesSource {
     }
     logger.warn(fields, 'Hermes refused the stream')
     return { minimumMs: 0, reason: 'http_error' }
+  }
+
+  function keyAccepted(): void {
+    state.authRefused = false
+    metrics.hermesAuthRefused.set(0)
   }
 
   function metricRefusal(error: unknown): void {
