@@ -2,7 +2,7 @@ import type { Env } from '../kit/config.ts'
 import { createRootLogger, type Logger } from '../kit/logger.ts'
 import { createMetrics } from '../kit/metrics.ts'
 import { openBus, openRedis } from './engines.ts'
-import { engineReadiness } from './edge/ops-routes.ts'
+import { engineReadiness, type ReadinessDetails } from './edge/ops-routes.ts'
 import { startOpsServer } from './edge/ops-server.ts'
 import type { EmbeddedChainStarter } from './onboarding/deployment.ts'
 import { processConfig } from './process-config.ts'
@@ -68,15 +68,16 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       ),
     )
   let port: number | undefined
+  const readinessDetails: ReadinessDetails = new Map()
   for (const role of roles) {
     if (role === 'ingestor') {
       const { startIngestorRole } = await import('./ingestor/role.ts')
-      stoppers.push(startIngestorRole({ env, bus, logger: log, metrics }).stop)
+      stoppers.push(startIngestorRole({ env, bus, logger: log, metrics, readinessDetails }).stop)
     }
     if (role === 'edge') {
       const [{ startEdge }, { startEdgeFeatures }] = await Promise.all([import('./edge/edge.ts'), import('./edge/edge-features.ts')])
       const features = await startEdgeFeatures({ env, bus, redis, onboarding, logger: log, metrics })
-      const edge = await startEdge({ env, bus, redis, logger: log, metrics, features })
+      const edge = await startEdge({ env, bus, redis, logger: log, metrics, features, readinessDetails })
       port = edge.port
       stoppers.push(edge.stop)
     }
@@ -101,6 +102,7 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       port: config.OPS_PORT,
       metrics,
       readiness: engineReadiness(bus, redis),
+      readinessDetails,
       logger: log,
     })
     stoppers.push(ops.stop)

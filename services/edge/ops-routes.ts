@@ -5,6 +5,8 @@ import type { Route } from '../http/http-server.ts'
 import { jsonReply } from '../http/reply.ts'
 
 export type ReadinessChecks = Record<string, () => boolean>
+/** What a role reports beside the checks (e.g. the feed ids its upstream does not know); it does not decide readiness. */
+export type ReadinessDetails = Map<string, () => unknown>
 
 /** Ready while the bus is reachable, and Redis too when one is configured. */
 export function engineReadiness(bus: PriceBus, redis: Redis | undefined): ReadinessChecks {
@@ -12,7 +14,7 @@ export function engineReadiness(bus: PriceBus, redis: Redis | undefined): Readin
 }
 
 /** /metrics (Prometheus text), /healthz (the process is alive) and /readyz (its dependencies are reachable). */
-export function opsRoutes(metrics: Metrics, readiness: ReadinessChecks): Route[] {
+export function opsRoutes(metrics: Metrics, readiness: ReadinessChecks, details: ReadinessDetails = new Map()): Route[] {
   return [
     {
       method: 'GET',
@@ -26,7 +28,8 @@ export function opsRoutes(metrics: Metrics, readiness: ReadinessChecks): Route[]
       handle() {
         const checks = Object.fromEntries(Object.entries(readiness).map(([name, check]) => [name, check()]))
         const ready = Object.values(checks).every(Boolean)
-        return jsonReply(ready ? 200 : 503, { ready, checks })
+        const detail = details.size > 0 ? { details: Object.fromEntries([...details].map(([name, read]) => [name, read()])) } : {}
+        return jsonReply(ready ? 200 : 503, { ready, checks, ...detail })
       },
     },
   ]
