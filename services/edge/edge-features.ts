@@ -68,7 +68,14 @@ export async function startEdgeFeatures(deps: {
       ...marketHoursRoutes(),
       ...openApiRoutes(),
       ...ohlcRoutes(candleStore, { maxCandlesPerResponse: candles.CANDLES_MAX_PER_RESPONSE }),
-      ...(onboarding ? onboardingRoutes({ config: onboarding.setup.config, chains: onboarding.clients, queue: onboarding.queue }) : []),
+      ...(onboarding
+        ? onboardingRoutes({
+            config: onboarding.setup.config,
+            chains: onboarding.clients,
+            support: onboarding.support,
+            queue: onboarding.queue,
+          })
+        : []),
     ],
     async stop() {
       await candleWriter.stop()
