@@ -28,6 +28,8 @@ export interface ChainConfig {
   bundlerUrl: string
   /** an ERC-7677 paymaster that sponsors the relayer's operations; the smart account pays when absent */
   paymasterUrl?: string
+  /** the `context` sent with every pm_* request (e.g. a sponsorship policy id), when the paymaster wants one */
+  paymasterContext?: Record<string, unknown>
   entryPoint: Address
   entryPointVersion: EntryPointVersion
   /** the SimpleAccount factory (for `entryPointVersion`) that deploys the relayer's smart account */
@@ -38,6 +40,18 @@ export interface ChainConfig {
   /** the names in the delegation's signed bytes: the spec's unless the deployment's differ */
   delegationDomain: DelegationDomain
 }
+
+/** A JSON object in a variable, e.g. `{"sponsorshipPolicyId":"sp_…"}`. */
+const JsonObject = z.string().transform((text, context) => {
+  try {
+    const value: unknown = JSON.parse(text)
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>
+  } catch {
+    // reported below
+  }
+  context.addIssue({ code: 'custom', message: 'must be a JSON object' })
+  return z.NEVER
+})
 
 /** An EIP-712 struct type name, e.g. `Delegation`. */
 const TypeName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an EIP-712 type name (letters, digits, underscores)')
@@ -55,6 +69,7 @@ function chainEnvSchema(chainId: ChainId) {
       [name('RPC_URL')]: z.url(),
       [name('BUNDLER_URL')]: z.url(),
       [name('PAYMASTER_URL')]: z.url().optional(),
+      [name('PAYMASTER_CONTEXT')]: JsonObject.optional(),
       [name('ENTRY_POINT_VERSION')]: z.enum(ENTRY_POINT_VERSIONS).default('0.8'),
       [name('ENTRY_POINT')]: EnvAddress.optional(),
       [name('ACCOUNT_FACTORY')]: EnvAddress.optional(),
@@ -76,6 +91,7 @@ function chainEnvSchema(chainId: ChainId) {
       const text = (suffix: string) => vars[name(suffix)] as string | undefined
       const address = (suffix: string) => vars[name(suffix)] as Address
       const paymasterUrl = text('PAYMASTER_URL')
+      const paymasterContext = vars[name('PAYMASTER_CONTEXT')] as Record<string, unknown> | undefined
       const permitName = text('USDC_PERMIT_NAME')
       const permitVersion = text('USDC_PERMIT_VERSION')
       const entryPointVersion = text('ENTRY_POINT_VERSION') as EntryPointVersion
@@ -85,6 +101,7 @@ function chainEnvSchema(chainId: ChainId) {
         rpcUrl: text('RPC_URL')!,
         bundlerUrl: text('BUNDLER_URL')!,
         ...(paymasterUrl && { paymasterUrl }),
+        ...(paymasterContext && { paymasterContext }),
         entryPoint: address('ENTRY_POINT') ?? canonical.entryPoint,
         entryPointVersion,
         accountFactory: address('ACCOUNT_FACTORY') ?? canonical.simpleAccountFactory,
