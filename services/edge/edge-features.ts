@@ -71,7 +71,9 @@ export async function startEdgeFeatures(deps: {
       ...openApiRoutes(),
       ...ohlcRoutes(candleStore, { maxCandlesPerResponse: candles.CANDLES_MAX_PER_RESPONSE }),
       ...(onboarding
-        ? onboardingRoutes(onboarding.then(({ setup, clients, queue }) => ({ config: setup.config, chains: clients, queue })))
+        ? onboardingRoutes(
+            onboarding.then(({ setup, clients, support, queue }) => ({ config: setup.config, chains: clients, support, queue })),
+          )
         : []),
     ],
     async stop() {

@@ -3,12 +3,12 @@ import { errorBody, type ErrorShape } from './error-bodies.ts'
 
 const STATUS_OF: Record<ErrorCode, number> = {
   validation_failed: 400,
+  onboarding_rejected: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
-  onboarding_rejected: 422,
   rate_limited: 429,
   internal: 500,
   relay_failed: 500,

@@ -2,6 +2,7 @@ import { ServiceError } from '../../kit/errors.ts'
 import { OnboardingId } from '../../schemas/onboarding.ts'
 import type { Route } from '../http/http-server.ts'
 import type { RequestContext } from '../http/request-context.ts'
+import type { ChainsSupport } from './chain-checks.ts'
 import type { ChainClients } from './chain-clients.ts'
 import type { OnboardingConfig } from './config.ts'
 import { replyForOnboarding } from './onboard-replies.ts'
@@ -12,6 +13,8 @@ import { checkSignatures } from './signature-checks.ts'
 export interface OnboardingRouteDeps {
   config: OnboardingConfig
   chains: ChainClients
+  /** what each chain's contracts can do (checkChains) */
+  support: ChainsSupport
   /** the relayer runs its jobs, in this process or another */
   queue: OnboardingQueue
 }
@@ -26,9 +29,9 @@ export function onboardingRoutes(ready: Promise<OnboardingRouteDeps>): Route[] {
 
   const postOnboard = async ({ body, log }: RequestContext) => {
     // requests that arrive while the chains are still being reached wait for them
-    const { config, chains, queue } = await ready
+    const { config, chains, support, queue } = await ready
     const chainConfigs = await chainConfigsReady
-    const request = parseOnboardRequest(body, chainConfigs)
+    const request = parseOnboardRequest(body, chainConfigs, support)
     if (!config.allowlist.has(request.partner.toLowerCase())) {
       throw new ServiceError('forbidden', 'partner is not an allowlisted partner', { details: { partner: request.partner } })
     }
