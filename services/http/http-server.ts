@@ -5,8 +5,10 @@ import { ServiceError } from '../../kit/errors.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
 import type { BudgetName } from './budgets.ts'
+import { createCors } from './cors.ts'
 import { errorResponse } from './error-response.ts'
 import { loadNativeUws } from './native-uws.ts'
+import { originAllowlist, type OriginAllowlist } from './origin-allowlist.ts'
 import type { RateLimits, RateLimitDecision } from './rate-limits.ts'
 import type { Reply } from './reply.ts'
 import type { RequestContext } from './request-context.ts'
@@ -29,6 +31,8 @@ export interface HttpServerOptions {
   resolveClientIp: (peer: string, forwardedFor: string | undefined) => string
   /** request bodies above this many bytes get 413 */
   bodyLimitBytes: number
+  /** browser origins answered with CORS headers; the service's own origin only by default */
+  allowedOrigins?: OriginAllowlist
 }
 
 export interface HttpServer {
@@ -44,12 +48,13 @@ const uws = loadNativeUws()
 
 /**
  * The HTTP kit every route goes through: x-request-id on every response (a client's value is
- * ignored), the spec's error shapes, 404 and 405, the body limit, per-IP budgets and their headers.
+ * ignored), the spec's error shapes, 404 and 405, the body limit, per-IP budgets and their headers, CORS.
  */
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const app = uws.App()
   const log = options.logger.child({ module: 'http' })
   const routesByPath = new Map<string, Map<Method, Route>>()
+  const cors = createCors(options.allowedOrigins ?? originAllowlist([]))
   let listenSocket: us_listen_socket | undefined
 
   const send = (res: HttpResponse, exchange: Exchange, reply: Reply, limit?: RateLimitDecision) => {
@@ -58,6 +63,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       res.writeStatus(`${reply.status} ${STATUS_CODES[reply.status] ?? ''}`)
       res.writeHeader('x-request-id', exchange.requestId)
       res.writeHeader('content-type', reply.contentType)
+      for (const [name, value] of Object.entries(exchange.cors)) res.writeHeader(name, value)
       if (limit && limit.limit > 0) writeRateLimitHeaders(res, limit)
       for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value)
       res.end(reply.body)
@@ -91,11 +97,44 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     }
   }
 
-  const dispatch = (pattern: string) => (res: HttpResponse, req: HttpRequest) => {
-    const exchange: Exchange = { requestId: randomUUID(), startedAt: performance.now(), aborted: false, routeName: pattern }
+  /** Answers a CORS preflight: 204 with what the origin may do, or a bare 403. */
+  const sendPreflight = (res: HttpResponse, exchange: Exchange, status: 204 | 403, headers: Record<string, string>) => {
+    if (exchange.aborted) return
+    res.cork(() => {
+      res.writeStatus(`${status} ${STATUS_CODES[status]}`)
+      res.writeHeader('x-request-id', exchange.requestId)
+      for (const [name, value] of Object.entries(headers)) res.writeHeader(name, value)
+      res.end()
+    })
+    options.metrics.httpRequests.labels(exchange.routeName, String(status)).inc()
+  }
+
+  const startExchange = (res: HttpResponse, req: HttpRequest, routeName: string): Exchange => {
+    const origin = req.getHeader('origin') || undefined
+    const host = req.getHeader('host') || undefined
+    const exchange: Exchange = {
+      requestId: randomUUID(),
+      startedAt: performance.now(),
+      aborted: false,
+      routeName,
+      origin,
+      host,
+      cors: cors.answerHeaders(origin, host),
+    }
     res.onAborted(() => (exchange.aborted = true))
+    return exchange
+  }
+
+  const dispatch = (pattern: string) => (res: HttpResponse, req: HttpRequest) => {
+    const exchange = startExchange(res, req, pattern)
     const method = req.getMethod().toUpperCase() as Method
     const route = routesByPath.get(pattern)?.get(method)
+    if (!route && method === ('OPTIONS' as string)) {
+      const methods = [...(routesByPath.get(pattern)?.keys() ?? [])]
+      const requestMethod = req.getHeader('access-control-request-method') || undefined
+      const preflight = cors.preflight({ origin: exchange.origin, host: exchange.host, requestMethod }, methods)
+      if (preflight) return sendPreflight(res, exchange, preflight.status, preflight.headers)
+    }
     if (!route) {
       const allowed = [...(routesByPath.get(pattern)?.keys() ?? [])].join(', ')
       return sendError(
@@ -126,11 +165,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     void serve(res, exchange, route, context, body)
   }
 
-  app.any('/*', (res) => {
-    const exchange: Exchange = { requestId: randomUUID(), startedAt: performance.now(), aborted: false, routeName: 'unknown' }
-    res.onAborted(() => (exchange.aborted = true))
-    sendError(res, exchange, new ServiceError('not_found', 'no such route'))
-  })
+  app.any('/*', (res, req) => sendError(res, startExchange(res, req, 'unknown'), new ServiceError('not_found', 'no such route')))
 
   return {
     app,
@@ -166,6 +201,10 @@ interface Exchange {
   startedAt: number
   aborted: boolean
   routeName: string
+  origin: string | undefined
+  host: string | undefined
+  /** CORS headers for the answer */
+  cors: Record<string, string>
 }
 
 const EMPTY_BODY = Buffer.alloc(0)
