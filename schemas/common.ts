@@ -25,3 +25,14 @@ export type ChainId = z.infer<typeof ChainId>
 
 /** Unix seconds as a decimal string, as the indexed source and the limits endpoint spell them. */
 export const UnixSecondsString = DecimalString
+
+/**
+ * Metadata for a query parameter: the value arrives as a string and is parsed into a number or an enum
+ * member, and the documents state what it is parsed into rather than "a string of digits".
+ */
+export const documentedAs = (schema: Record<string, unknown>) => ({
+  override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+    for (const key of Object.keys(jsonSchema)) delete jsonSchema[key]
+    Object.assign(jsonSchema, schema)
+  },
+})

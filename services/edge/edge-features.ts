@@ -13,7 +13,7 @@ import type { Route } from '../http/http-server.ts'
 import { indexerConfig } from '../indexer/config.ts'
 import { createIndexerClient } from '../indexer/indexer-client.ts'
 import { marketHoursRoutes } from '../market-hours/routes.ts'
-import { openApiRoutes } from './openapi-route.ts'
+import { apiDocumentRoutes } from './api-document-routes.ts'
 import { onboardingRoutes } from '../onboarding/onboard-routes.ts'
 import type { OnboardingResources } from '../onboarding/onboarding-resources.ts'
 import { portfolioRoutes } from '../portfolio/routes.ts'
@@ -68,7 +68,7 @@ export async function startEdgeFeatures(deps: {
       ...portfolioRoutes(indexer),
       ...depthRoutes({ indexer, prices }),
       ...marketHoursRoutes(),
-      ...openApiRoutes(),
+      ...apiDocumentRoutes(),
       ...ohlcRoutes(candleStore, { maxCandlesPerResponse: candles.CANDLES_MAX_PER_RESPONSE }),
       ...(onboarding
         ? onboardingRoutes(

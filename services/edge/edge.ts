@@ -5,6 +5,7 @@ import type { Metrics } from '../../kit/metrics.ts'
 import type { PriceBus } from '../../bus/price-bus.ts'
 import { clientIpResolver } from '../http/client-ip.ts'
 import { createHttpServer } from '../http/http-server.ts'
+import { originAllowlist } from '../http/origin-allowlist.ts'
 import { createRateLimits } from '../http/rate-limits.ts'
 import { startMaterializer } from '../snapshot/materializer.ts'
 import { snapshotRoutes } from '../snapshot/routes.ts'
@@ -42,12 +43,15 @@ export async function startEdge(deps: EdgeDeps): Promise<Edge> {
   })
   const rateLimits = createRateLimits({ redis: deps.redis, enabled: config.RATE_LIMITS_ENABLED, logger: log })
   const resolveClientIp = clientIpResolver(config.TRUSTED_PROXIES)
+  // one allowlist for REST (CORS) and the stream
+  const allowedOrigins = originAllowlist(config.STREAM_ALLOWED_ORIGINS)
   const server = createHttpServer({
     logger: log,
     metrics: deps.metrics,
     rateLimits,
     resolveClientIp,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    allowedOrigins,
   })
   const stream = startPriceStream({ app: server.app, materializer, config, resolveClientIp, logger: log, metrics: deps.metrics })
   server.addRoutes([

@@ -5,9 +5,11 @@ import { ServiceError } from '../../kit/errors.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
 import type { BudgetName } from './budgets.ts'
+import { createCors } from './cors.ts'
 import type { ErrorShape } from './error-bodies.ts'
 import { errorResponse } from './error-response.ts'
 import { loadNativeUws } from './native-uws.ts'
+import { originAllowlist, type OriginAllowlist } from './origin-allowlist.ts'
 import { decodePathParams, paramNames } from './path-params.ts'
 import type { RateLimits, RateLimitDecision } from './rate-limits.ts'
 import type { Reply } from './reply.ts'
@@ -33,6 +35,8 @@ export interface HttpServerOptions {
   resolveClientIp: (peer: string, forwardedFor: string | undefined) => string
   /** request bodies above this many bytes get 413 */
   bodyLimitBytes: number
+  /** browser origins answered with CORS headers; the service's own origin only by default */
+  allowedOrigins?: OriginAllowlist
 }
 
 export interface HttpServer {
@@ -49,13 +53,14 @@ const uws = loadNativeUws()
 /**
  * The HTTP kit every route goes through: x-request-id on every response (a client's value is
  * ignored), the spec's error shapes, 404 and 405, HEAD for every GET route, the body limit, per-IP
- * budgets and their headers. It is also the error boundary: whatever a route throws, synchronously or
+ * budgets and their headers, CORS. It is also the error boundary: whatever a route throws, synchronously or
  * not, becomes that request's answer (a 500 and a log line when unexpected), never a process exit.
  */
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const app = uws.App()
   const log = options.logger.child({ module: 'http' })
   const routesByPath = new Map<string, Map<Method, Route>>()
+  const cors = createCors(options.allowedOrigins ?? originAllowlist([]))
   let listenSocket: us_listen_socket | undefined
 
   const send = (res: HttpResponse, exchange: Exchange, reply: Reply, limit?: RateLimitDecision) => {
@@ -65,6 +70,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       res.writeStatus(`${reply.status} ${STATUS_CODES[reply.status] ?? ''}`)
       res.writeHeader('x-request-id', exchange.requestId)
       res.writeHeader('content-type', reply.contentType)
+      for (const [name, value] of Object.entries(exchange.cors)) res.writeHeader(name, value)
       if (limit && limit.limit > 0) writeRateLimitHeaders(res, limit)
       for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value)
       if (exchange.head) res.endWithoutBody(Buffer.byteLength(reply.body), exchange.closeConnection)
@@ -110,14 +116,40 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     }
   }
 
-  const dispatch = (pattern: string) => (res: HttpResponse, req: HttpRequest) => {
-    const exchange = newExchange(pattern, shapeOf(routesByPath.get(pattern)))
+  /** Answers a CORS preflight: 204 with what the origin may do, or a bare 403. */
+  const sendPreflight = (res: HttpResponse, exchange: Exchange, status: 204 | 403, headers: Record<string, string>) => {
+    if (exchange.aborted) return
+    res.cork(() => {
+      res.writeStatus(`${status} ${STATUS_CODES[status]}`)
+      res.writeHeader('x-request-id', exchange.requestId)
+      for (const [name, value] of Object.entries(headers)) res.writeHeader(name, value)
+      res.end()
+    })
+    options.metrics.httpRequests.labels(exchange.routeName, String(status)).inc()
+  }
+
+  /** A new exchange, with the CORS headers its answer carries (uWS's request is readable only now). */
+  const startExchange = (res: HttpResponse, req: HttpRequest, routeName: string, shape: ErrorShape): Exchange => {
+    const origin = req.getHeader('origin') || undefined
+    const host = req.getHeader('host') || undefined
+    const exchange = newExchange(routeName, shape, origin, host, cors.answerHeaders(origin, host))
     res.onAborted(() => (exchange.aborted = true))
+    return exchange
+  }
+
+  const dispatch = (pattern: string) => (res: HttpResponse, req: HttpRequest) => {
+    const exchange = startExchange(res, req, pattern, shapeOf(routesByPath.get(pattern)))
     try {
       const requested = req.getMethod().toUpperCase()
       exchange.head = requested === 'HEAD'
       const method = (exchange.head ? 'GET' : requested) as Method
       const route = routesByPath.get(pattern)?.get(method)
+      if (!route && requested === 'OPTIONS') {
+        const methods = [...(routesByPath.get(pattern)?.keys() ?? [])]
+        const requestMethod = req.getHeader('access-control-request-method') || undefined
+        const preflight = cors.preflight({ origin: exchange.origin, host: exchange.host, requestMethod }, methods)
+        if (preflight) return sendPreflight(res, exchange, preflight.status, preflight.headers)
+      }
       if (!route) {
         const allowed = allowedMethods(routesByPath.get(pattern))
         throw new ServiceError('method_not_allowed', `${requested} is not allowed here; use ${allowed}`, { details: { allow: allowed } })
@@ -153,11 +185,9 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     }
   }
 
-  app.any('/*', (res) => {
-    const exchange = newExchange('unknown', 'framework')
-    res.onAborted(() => (exchange.aborted = true))
-    sendError(res, exchange, new ServiceError('not_found', 'no such route'))
-  })
+  app.any('/*', (res, req) =>
+    sendError(res, startExchange(res, req, 'unknown', 'framework'), new ServiceError('not_found', 'no such route')),
+  )
 
   return {
     app,
@@ -200,9 +230,19 @@ interface Exchange {
   head: boolean
   /** the request's framing cannot be trusted: close the connection after answering */
   closeConnection: boolean
+  origin: string | undefined
+  host: string | undefined
+  /** CORS headers for the answer */
+  cors: Record<string, string>
 }
 
-function newExchange(routeName: string, shape: ErrorShape): Exchange {
+function newExchange(
+  routeName: string,
+  shape: ErrorShape,
+  origin: string | undefined,
+  host: string | undefined,
+  cors: Record<string, string>,
+): Exchange {
   return {
     requestId: randomUUID(),
     startedAt: performance.now(),
@@ -212,6 +252,9 @@ function newExchange(routeName: string, shape: ErrorShape): Exchange {
     shape,
     head: false,
     closeConnection: false,
+    origin,
+    host,
+    cors,
   }
 }
 

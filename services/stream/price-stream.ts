@@ -135,7 +135,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
           Buffer.from(res.getRemoteAddressAsText()).toString(),
           req.getHeader('x-forwarded-for') || undefined,
         )
-        if (!gate.originAllowed(origin)) {
+        if (!gate.originAllowed(origin, req.getHeader('host') || undefined)) {
           refused('origin', ip)
           return respond(res, requestId, 403, {})
         }
