@@ -20,6 +20,8 @@ const ProcessEnv = z.object({
   ONBOARDING_ENABLED: envBool(true),
   /** /metrics, /healthz and /readyz for a process that runs no edge (the edge serves them on PORT) */
   OPS_PORT: envInt(9090),
+  /** the address the ops server (and the edge, see its config) listens on */
+  HOST: z.string().min(1).default('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 

@@ -3,11 +3,12 @@ import type { Env } from '../kit/config.ts'
 import { inProcessPriceBus } from '../bus/in-process-price-bus.ts'
 import { createRootLogger, type Logger } from '../kit/logger.ts'
 import { createMetrics } from '../kit/metrics.ts'
+import { throttledWarning } from '../kit/throttled-warning.ts'
 import { natsPriceBus } from '../bus/nats-price-bus.ts'
 import type { PriceBus } from '../bus/price-bus.ts'
 import { startEdge } from './edge/edge.ts'
 import { startEdgeFeatures } from './edge/edge-features.ts'
-import { engineReadiness } from './edge/ops-routes.ts'
+import { roleReadiness } from './edge/ops-routes.ts'
 import { startOpsServer } from './edge/ops-server.ts'
 import { startIngestorRole } from './ingestor/role.ts'
 import type { EmbeddedChainStarter } from './onboarding/deployment.ts'
@@ -35,20 +36,22 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
   const config = processConfig(env)
   const log = logger ?? createRootLogger({ level: config.LOG_LEVEL })
   const metrics = createMetrics()
-  const bus = await openBus(config.NATS_URL, config.BUS_NAMESPACE, config.ROLES, log)
+  const roles = config.ROLES as Role[]
+  // the relayer alone has no use for the bus
+  const bus = roles.some((role) => role !== 'relayer') ? await openBus(config.NATS_URL, config.BUS_NAMESPACE, roles, log) : undefined
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: false }) : undefined
-  redis?.on('error', (error) => log.warn({ err: error }, 'Redis connection error'))
+  if (redis) logRedisErrors(redis, log)
   log.info(
     {
       roles: config.ROLES,
-      bus: bus.kind === 'nats' ? 'NATS' : 'embedded (in-process; set NATS_URL for NATS)',
+      bus: !bus ? 'none' : bus.kind === 'nats' ? 'NATS' : 'embedded (in-process; set NATS_URL for NATS)',
       rateLimitsAndQueue: redis ? 'Redis' : 'embedded (in-memory; set REDIS_URL for Redis)',
     },
     'starting roles',
   )
 
   const stoppers: Array<() => Promise<void>> = []
-  const roles = config.ROLES as Role[]
+  const readiness = roleReadiness(roles, { bus, redis })
   // the intake (edge) and the relayer share the chains, their clients and the queue
   const onboarding =
     config.ONBOARDING_ENABLED && (roles.includes('edge') || roles.includes('relayer'))
@@ -63,10 +66,10 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
   if (onboarding) stoppers.push(onboarding.close)
   let port: number | undefined
   for (const role of roles) {
-    if (role === 'ingestor') stoppers.push(startIngestorRole({ env, bus, logger: log, metrics }).stop)
+    if (role === 'ingestor') stoppers.push(startIngestorRole({ env, bus: bus!, logger: log, metrics }).stop)
     if (role === 'edge') {
-      const features = await startEdgeFeatures({ env, bus, redis, onboarding, logger: log, metrics })
-      const edge = await startEdge({ env, bus, redis, logger: log, metrics, features })
+      const features = await startEdgeFeatures({ env, bus: bus!, redis, onboarding, logger: log, metrics })
+      const edge = await startEdge({ env, bus: bus!, redis, logger: log, metrics, features, readiness })
       port = edge.port
       stoppers.push(edge.stop)
     }
@@ -85,10 +88,10 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
 
   if (port === undefined) {
     const ops = await startOpsServer({
-      host: '0.0.0.0',
+      host: config.HOST,
       port: config.OPS_PORT,
       metrics,
-      readiness: engineReadiness(bus, redis),
+      readiness,
       logger: log,
     })
     stoppers.push(ops.stop)
@@ -98,10 +101,16 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
     port,
     async stop() {
       for (const stop of stoppers.reverse()) await stop()
-      await bus.close()
+      await bus?.close()
       await redis?.quit()
     },
   }
+}
+
+/** ioredis retries every second or two while Redis is away: one warning per window, with the count. */
+function logRedisErrors(redis: Redis, log: Logger): void {
+  const warn = throttledWarning(log, 'Redis connection error')
+  redis.on('error', (error: Error) => warn('redis', { err: error }))
 }
 
 async function openBus(natsUrl: string | undefined, namespace: string, roles: string[], log: Logger): Promise<PriceBus> {

@@ -13,6 +13,8 @@ export interface ServiceProcess {
   logs: string[]
   /** resolves with the first log record whose msg matches */
   waitForLog(msg: string, timeoutMs?: number): Promise<Record<string, unknown>>
+  /** the exit code once it has exited (null when killed by a signal) */
+  exited: Promise<number | null>
   /** SIGTERM, and the exit code once it has exited */
   stop(): Promise<number | null>
 }
@@ -56,6 +58,7 @@ export function startServiceProcess(
   return {
     child,
     logs,
+    exited,
     waitForLog(msg, timeoutMs = 20_000) {
       const seen = logs
         .map((line) => {
