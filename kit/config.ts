@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { z } from 'zod'
 import { ServiceError } from './errors.ts'
 import { maskUrl } from './redaction.ts'
@@ -40,6 +41,13 @@ export const envInt = (fallback: number, range: { min?: number; max?: number } =
 
 /** A TCP port; 0 picks a free one. */
 export const envPort = (fallback: number) => envInt(fallback, { min: 0, max: 65_535 })
+
+/** An address to listen on: an IP address (0.0.0.0 and :: for every interface) or localhost. */
+export const envHost = (fallback: string) =>
+  z
+    .string()
+    .refine((host) => isIP(host) !== 0 || host === 'localhost', 'must be an IP address (e.g. 0.0.0.0, ::, 127.0.0.1) or localhost')
+    .default(fallback)
 
 export const envNumber = (fallback: number) =>
   z

@@ -2,7 +2,7 @@ import type { Env } from '../kit/config.ts'
 import { createRootLogger, type Logger } from '../kit/logger.ts'
 import { createMetrics } from '../kit/metrics.ts'
 import { openBus, openRedis } from './engines.ts'
-import { engineReadiness, type ReadinessDetails } from './edge/ops-routes.ts'
+import { roleReadiness, type ReadinessDetails } from './edge/ops-routes.ts'
 import { startOpsServer } from './edge/ops-server.ts'
 import type { EmbeddedChainStarter } from './onboarding/deployment.ts'
 import { processConfig } from './process-config.ts'
@@ -27,22 +27,24 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
   const config = processConfig(env)
   const log = logger ?? createRootLogger({ level: config.LOG_LEVEL })
   const metrics = createMetrics()
-  const bus = await openBus(config.NATS_URL, config.BUS_NAMESPACE, config.ROLES, log)
+  const roles = config.ROLES
+  // the relayer alone has no use for the bus
+  const bus = roles.some((role) => role !== 'relayer') ? await openBus(config.NATS_URL, config.BUS_NAMESPACE, roles, log) : undefined
   const redis = await openRedis(config.REDIS_URL, log).catch(async (error: unknown) => {
-    await bus.close()
+    await bus?.close()
     throw error
   })
   log.info(
     {
       roles: config.ROLES,
-      bus: bus.kind === 'nats' ? 'NATS' : 'embedded (in-process; set NATS_URL for NATS)',
+      bus: !bus ? 'none' : bus.kind === 'nats' ? 'NATS' : 'embedded (in-process; set NATS_URL for NATS)',
       rateLimitsAndQueue: redis ? 'Redis' : 'embedded (in-memory; set REDIS_URL for Redis)',
     },
     'starting roles',
   )
 
   const stoppers: Array<() => Promise<void>> = []
-  const roles = config.ROLES
+  const readiness = roleReadiness(roles, { bus, redis })
   // The intake (edge) and the relayer share the chains, their clients and the queue. Prices need no chain,
   // so the chains are reached (or, embedded, started) while the feed and the edge come up; the intake's
   // requests wait for them.
@@ -72,12 +74,12 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
   for (const role of roles) {
     if (role === 'ingestor') {
       const { startIngestorRole } = await import('./ingestor/role.ts')
-      stoppers.push(startIngestorRole({ env, bus, logger: log, metrics, readinessDetails }).stop)
+      stoppers.push(startIngestorRole({ env, bus: bus!, logger: log, metrics, readinessDetails }).stop)
     }
     if (role === 'edge') {
       const [{ startEdge }, { startEdgeFeatures }] = await Promise.all([import('./edge/edge.ts'), import('./edge/edge-features.ts')])
-      const features = await startEdgeFeatures({ env, bus, redis, onboarding, logger: log, metrics })
-      const edge = await startEdge({ env, bus, redis, logger: log, metrics, features, readinessDetails })
+      const features = await startEdgeFeatures({ env, bus: bus!, redis, onboarding, logger: log, metrics })
+      const edge = await startEdge({ env, bus: bus!, redis, logger: log, metrics, features, readiness, readinessDetails })
       port = edge.port
       stoppers.push(edge.stop)
     }
@@ -98,10 +100,10 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
 
   if (port === undefined) {
     const ops = await startOpsServer({
-      host: '0.0.0.0',
+      host: config.HOST,
       port: config.OPS_PORT,
       metrics,
-      readiness: engineReadiness(bus, redis),
+      readiness,
       readinessDetails,
       logger: log,
     })
@@ -112,7 +114,7 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
     port,
     async stop() {
       for (const stop of stoppers.reverse()) await stop()
-      await bus.close()
+      await bus?.close()
       await redis?.quit()
     },
   }

@@ -1,16 +1,13 @@
 import { z } from 'zod'
 import { isIP } from 'node:net'
-import { envBool, envInt, envList, envPort, parseEnv, type Env } from '../../kit/config.ts'
+import { envBool, envHost, envInt, envList, envPort, parseEnv, type Env } from '../../kit/config.ts'
 import { StreamEnv } from '../stream/config.ts'
 
 const EdgeEnv = z.object({
   /** 0 picks a free port */
   PORT: envPort(8080),
   /** the address to listen on: an IP address (0.0.0.0 and :: for every interface) or localhost */
-  HOST: z
-    .string()
-    .refine((host) => isIP(host) !== 0 || host === 'localhost', 'must be an IP address (e.g. 0.0.0.0, ::, 127.0.0.1) or localhost')
-    .default('0.0.0.0'),
+  HOST: envHost('0.0.0.0'),
   /** request bodies above this get 413 */
   BODY_LIMIT_BYTES: envInt(64 * 1024, { min: 1, max: 16 * 1024 * 1024 }),
   /** the feed is `stale` / `degraded` when no tick has arrived for this long */

@@ -12,7 +12,7 @@ import { snapshotRoutes } from '../snapshot/routes.ts'
 import { startPriceStream } from '../stream/price-stream.ts'
 import { edgeConfig } from './config.ts'
 import type { EdgeFeatures } from './edge-features.ts'
-import { engineReadiness, opsRoutes, type ReadinessDetails } from './ops-routes.ts'
+import { opsRoutes, roleReadiness, type ReadinessChecks, type ReadinessDetails } from './ops-routes.ts'
 
 export interface EdgeDeps {
   env: Env
@@ -22,6 +22,8 @@ export interface EdgeDeps {
   metrics: Metrics
   /** portfolio, depth, market hours, candles and onboarding; prices and status alone without it */
   features?: EdgeFeatures
+  /** what /readyz checks: the process's roles (see roleReadiness); the edge's alone by default */
+  readiness?: ReadinessChecks
   /** what the process's other roles report on /readyz */
   readinessDetails?: ReadinessDetails
 }
@@ -58,7 +60,7 @@ export async function startEdge(deps: EdgeDeps): Promise<Edge> {
     ...stream.routes,
     ...snapshotRoutes(materializer),
     ...(deps.features?.routes(materializer) ?? []),
-    ...opsRoutes(deps.metrics, engineReadiness(deps.bus, deps.redis), deps.readinessDetails),
+    ...opsRoutes(deps.metrics, deps.readiness ?? roleReadiness(['edge'], deps), deps.readinessDetails),
   ])
   const port = await server.listen(config.HOST, config.PORT)
   log.info({ host: config.HOST, port, rateLimits: rateLimits.store }, 'edge listening')

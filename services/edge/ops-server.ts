@@ -22,6 +22,6 @@ export async function startOpsServer(options: {
   })
   server.addRoutes(opsRoutes(options.metrics, options.readiness, options.readinessDetails))
   const port = await server.listen(options.host, options.port)
-  options.logger.info({ port }, 'ops endpoints listening')
+  options.logger.info({ host: options.host, port }, 'ops endpoints listening')
   return { port, stop: async () => server.close() }
 }

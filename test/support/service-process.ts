@@ -13,6 +13,8 @@ export interface ServiceProcess {
   logs: string[]
   /** resolves with the first log record whose msg matches */
   waitForLog(msg: string, timeoutMs?: number): Promise<Record<string, unknown>>
+  /** the exit code once it has exited (null when killed by a signal) */
+  exited: Promise<number | null>
   /** SIGTERM, and the exit code once it has exited */
   stop(): Promise<number | null>
 }
@@ -58,6 +60,7 @@ export function startServiceProcess(
   return {
     child,
     logs,
+    exited,
     waitForLog(msg, timeoutMs = START_DEADLINE_MS) {
       const seen = logs
         .map((line) => {
