@@ -9,6 +9,8 @@ import { errorResponse } from './error-response.ts'
 import { loadNativeUws } from './native-uws.ts'
 import type { RateLimits, RateLimitDecision } from './rate-limits.ts'
 import type { Reply } from './reply.ts'
+import { preferredCoding } from './content-coding.ts'
+import type { OnCompressed } from './encoded-body.ts'
 import type { RequestContext } from './request-context.ts'
 
 export type Method = 'GET' | 'POST'
@@ -19,6 +21,11 @@ export interface Route {
   path: string
   /** the rate-limit budget this route draws on; none for operational routes */
   budget?: BudgetName
+  /**
+   * the request headers the handler reads (lower case), for hot routes: only these are copied into the
+   * context (with those the server itself reads); every header when not given
+   */
+  headers?: readonly string[]
   handle(context: RequestContext): Reply | Promise<Reply>
 }
 
@@ -50,32 +57,79 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   const app = uws.App()
   const log = options.logger.child({ module: 'http' })
   const routesByPath = new Map<string, Map<Method, Route>>()
+  const limitsOff = options.rateLimits.store === 'disabled'
+  const routeMetrics = new Map<string, RouteMetrics>()
+  const compressed = options.metrics.httpCompressions
+  const onCompressed: OnCompressed = (coding) => compressed.labels(coding).inc()
   let listenSocket: us_listen_socket | undefined
 
-  const send = (res: HttpResponse, exchange: Exchange, reply: Reply, limit?: RateLimitDecision) => {
-    if (exchange.aborted) return
-    res.cork(() => {
-      res.writeStatus(`${reply.status} ${STATUS_CODES[reply.status] ?? ''}`)
-      res.writeHeader('x-request-id', exchange.requestId)
-      res.writeHeader('content-type', reply.contentType)
-      if (limit && limit.limit > 0) writeRateLimitHeaders(res, limit)
-      for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value)
-      res.end(reply.body)
-    })
-    options.metrics.httpRequests.labels(exchange.routeName, String(reply.status)).inc()
-    options.metrics.httpDuration.labels(exchange.routeName).observe((performance.now() - exchange.startedAt) / 1000)
+  const metricsOf = (routeName: string): RouteMetrics => {
+    let found = routeMetrics.get(routeName)
+    if (!found) {
+      found = { duration: options.metrics.httpDuration.labels(routeName), byStatus: new Map() }
+      routeMetrics.set(routeName, found)
+    }
+    return found
   }
 
-  const sendError = (res: HttpResponse, exchange: Exchange, error: unknown, limit?: RateLimitDecision) => {
+  const count = (exchange: Exchange, status: number) => {
+    const metrics = metricsOf(exchange.routeName)
+    let counter = metrics.byStatus.get(status)
+    if (!counter) {
+      counter = options.metrics.httpRequests.labels(exchange.routeName, String(status))
+      metrics.byStatus.set(status, counter)
+    }
+    counter.inc()
+    metrics.duration.observe((performance.now() - exchange.startedAt) / 1000)
+  }
+
+  /** Writes the reply; `inHandler` while still in uWS's handler, where the response is corked already. */
+  const send = (res: HttpResponse, exchange: Exchange, reply: Reply, limit: RateLimitDecision | undefined, inHandler: boolean) => {
+    if (exchange.aborted) return
+    const status = reply.encoded ? writeEncoded(res, exchange, reply, limit, inHandler) : reply.status
+    if (!reply.encoded) {
+      if (inHandler) writePlain(res, exchange, reply, limit)
+      else res.cork(() => writePlain(res, exchange, reply, limit))
+    }
+    count(exchange, status)
+  }
+
+  /** A body the server may compress and, with Cache-Control, answer with 304; returns the status sent. */
+  const writeEncoded = (res: HttpResponse, exchange: Exchange, reply: Reply, limit: RateLimitDecision | undefined, inHandler: boolean) => {
+    const encoded = reply.encoded!
+    const coding = encoded.codingFor(preferredCoding(exchange.headers['accept-encoding']))
+    const etag = reply.cacheControl === undefined ? undefined : encoded.etag(coding)
+    const ifNoneMatch = exchange.headers['if-none-match']
+    const notModified = etag !== undefined && ifNoneMatch !== undefined && namesEtag(ifNoneMatch, etag)
+    const body = notModified ? '' : encoded.bytes(coding, onCompressed)
+    const write = () => {
+      writeHead(res, exchange, notModified ? 304 : reply.status, reply, limit)
+      res.writeHeader('vary', 'accept-encoding')
+      if (coding !== 'identity') res.writeHeader('content-encoding', coding)
+      if (etag !== undefined) res.writeHeader('etag', etag).writeHeader('cache-control', reply.cacheControl!)
+      res.end(body)
+    }
+    if (inHandler) write()
+    else res.cork(write)
+    return notModified ? 304 : reply.status
+  }
+
+  const writePlain = (res: HttpResponse, exchange: Exchange, reply: Reply, limit: RateLimitDecision | undefined) => {
+    writeHead(res, exchange, reply.status, reply, limit)
+    res.end(reply.body)
+  }
+
+  const sendError = (res: HttpResponse, exchange: Exchange, error: unknown, limit: RateLimitDecision | undefined, inHandler: boolean) => {
     const { status, body } = errorResponse(error)
     if (status >= 500) log.error({ err: error, requestId: exchange.requestId, route: exchange.routeName }, 'request failed')
-    send(res, exchange, { status, body: JSON.stringify(body), contentType: 'application/json', ...allowHeader(error) }, limit)
+    const reply: Reply = { status, body: JSON.stringify(body), contentType: 'application/json', ...allowHeader(error) }
+    send(res, exchange, reply, limit, inHandler)
   }
 
   const serve = async (res: HttpResponse, exchange: Exchange, route: Route, context: RequestContext, body: Promise<Buffer> | undefined) => {
     let limit: RateLimitDecision | undefined
     try {
-      if (route.budget) {
+      if (route.budget && !limitsOff) {
         limit = await options.rateLimits.check(route.budget, context.clientIp)
         if (!limit.allowed) {
           options.metrics.rateLimited.labels(route.budget).inc()
@@ -85,51 +139,73 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
         }
       }
       if (body) context.body = await body
-      send(res, exchange, await route.handle(context), limit)
+      send(res, exchange, await route.handle(context), limit, false)
     } catch (error) {
-      sendError(res, exchange, error, limit)
+      sendError(res, exchange, error, limit, false)
     }
   }
 
-  const dispatch = (pattern: string) => (res: HttpResponse, req: HttpRequest) => {
-    const exchange: Exchange = { requestId: randomUUID(), startedAt: performance.now(), aborted: false, routeName: pattern }
-    res.onAborted(() => (exchange.aborted = true))
-    const method = req.getMethod().toUpperCase() as Method
-    const route = routesByPath.get(pattern)?.get(method)
-    if (!route) {
-      const allowed = [...(routesByPath.get(pattern)?.keys() ?? [])].join(', ')
-      return sendError(
+  /**
+   * Answers within uWS's handler when nothing needs waiting for (no budget to ask a store, no body, a
+   * synchronous handler): no promise, no abort handler, no extra cork. Returns a promise otherwise.
+   */
+  const answer = (res: HttpResponse, exchange: Exchange, route: Route, context: RequestContext, body: Promise<Buffer> | undefined) => {
+    if (body || (route.budget && !limitsOff)) return serve(res, exchange, route, context, body)
+    let reply: Reply | Promise<Reply>
+    try {
+      reply = route.handle(context)
+    } catch (error) {
+      return sendError(res, exchange, error, undefined, true)
+    }
+    if (!(reply instanceof Promise)) return send(res, exchange, reply, undefined, true)
+    return reply.then(
+      (settled) => send(res, exchange, settled, undefined, false),
+      (error: unknown) => sendError(res, exchange, error, undefined, false),
+    )
+  }
+
+  const dispatch = (pattern: string) => {
+    const names = paramNames(pattern)
+    return (res: HttpResponse, req: HttpRequest) => {
+      const method = METHODS[req.getMethod()] ?? (req.getMethod().toUpperCase() as Method)
+      const route = routesByPath.get(pattern)?.get(method)
+      const headers = readHeaders(req, route?.headers)
+      const exchange = new Exchange(pattern, headers)
+      if (!route) {
+        const allowed = [...(routesByPath.get(pattern)?.keys() ?? [])].join(', ')
+        const refusal = new ServiceError('method_not_allowed', `${method} is not allowed here; use ${allowed}`, {
+          details: { allow: allowed },
+        })
+        return sendError(res, exchange, refusal, undefined, true)
+      }
+      let params = NO_PARAMS
+      if (names.length > 0) {
+        params = {}
+        for (let index = 0; index < names.length; index++) params[names[index]!] = decodeURIComponent(req.getParameter(index) ?? '')
+      }
+      const query = req.getQuery()
+      const context = new UwsRequestContext(
         res,
-        exchange,
-        new ServiceError('method_not_allowed', `${method} is not allowed here; use ${allowed}`, { details: { allow: allowed } }),
+        options.resolveClientIp,
+        method,
+        req.getUrl(),
+        params,
+        query ? new URLSearchParams(query) : NO_QUERY,
+        headers,
+        exchange.requestId,
+        log,
       )
+      // uWS hands over the body only to a reader attached before the handler returns: start reading now,
+      // even though the budget is checked first (with Redis that takes a round trip)
+      const body = route.method === 'POST' ? readBody(res, exchange, options.bodyLimitBytes, headers) : undefined
+      body?.catch(ignore) // a refused request never awaits its body
+      const pending = answer(res, exchange, route, context, body)
+      if (pending) res.onAborted(() => (exchange.aborted = true))
     }
-    const headers: Record<string, string> = {}
-    req.forEach((name, value) => (headers[name] = value))
-    const params: Record<string, string> = {}
-    paramNames(pattern).forEach((name, index) => (params[name] = decodeURIComponent(req.getParameter(index) ?? '')))
-    const context: RequestContext = {
-      method,
-      path: req.getUrl(),
-      params,
-      query: new URLSearchParams(req.getQuery() ?? ''),
-      headers,
-      clientIp: options.resolveClientIp(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-forwarded-for']),
-      requestId: exchange.requestId,
-      body: EMPTY_BODY,
-      log,
-    }
-    // uWS hands over the body only to a reader attached before the handler returns: start reading now,
-    // even though the budget is checked first (with Redis that takes a round trip)
-    const body = route.method === 'POST' ? readBody(res, exchange, options.bodyLimitBytes, headers) : undefined
-    body?.catch(() => {}) // a refused request never awaits its body
-    void serve(res, exchange, route, context, body)
   }
 
   app.any('/*', (res) => {
-    const exchange: Exchange = { requestId: randomUUID(), startedAt: performance.now(), aborted: false, routeName: 'unknown' }
-    res.onAborted(() => (exchange.aborted = true))
-    sendError(res, exchange, new ServiceError('not_found', 'no such route'))
+    sendError(res, new Exchange('unknown', NO_HEADERS), new ServiceError('not_found', 'no such route'), undefined, true)
   })
 
   return {
@@ -161,11 +237,90 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   }
 }
 
-interface Exchange {
-  requestId: string
-  startedAt: number
-  aborted: boolean
-  routeName: string
+class Exchange {
+  readonly requestId = randomUUID()
+  readonly startedAt = performance.now()
+  aborted = false
+  constructor(
+    readonly routeName: string,
+    /** what the server itself reads: accept-encoding, if-none-match */
+    readonly headers: Record<string, string>,
+  ) {}
+}
+
+/** The context handed to handlers; the client's address is worked out only when read. */
+class UwsRequestContext implements RequestContext {
+  body = EMPTY_BODY
+  private ip: string | undefined
+
+  constructor(
+    private readonly res: HttpResponse,
+    private readonly resolveClientIp: HttpServerOptions['resolveClientIp'],
+    readonly method: Method,
+    readonly path: string,
+    readonly params: Record<string, string>,
+    readonly query: URLSearchParams,
+    readonly headers: Record<string, string>,
+    readonly requestId: string,
+    readonly log: Logger,
+  ) {}
+
+  /** the peer address stays readable until the response ends */
+  get clientIp(): string {
+    return (this.ip ??= this.resolveClientIp(Buffer.from(this.res.getRemoteAddressAsText()).toString(), this.headers['x-forwarded-for']))
+  }
+}
+
+interface RouteMetrics {
+  duration: { observe(seconds: number): void }
+  byStatus: Map<number, { inc(): void }>
+}
+
+const METHODS: Record<string, Method | undefined> = { get: 'GET', post: 'POST' }
+/** read by the server itself for every route */
+const SERVER_HEADERS = ['accept-encoding', 'if-none-match', 'x-forwarded-for']
+const NO_HEADERS: Record<string, string> = Object.freeze({})
+const NO_PARAMS: Record<string, string> = Object.freeze({})
+/** shared by every request without a query string; handlers only read it */
+const NO_QUERY = new URLSearchParams()
+const ignore = () => {}
+
+function readHeaders(req: HttpRequest, names: readonly string[] | undefined): Record<string, string> {
+  const headers: Record<string, string> = {}
+  if (names === undefined) {
+    req.forEach((name, value) => (headers[name] = value))
+    return headers
+  }
+  for (const list of [SERVER_HEADERS, names]) {
+    for (const name of list) {
+      const value = req.getHeader(name)
+      if (value !== '') headers[name] = value
+    }
+  }
+  return headers
+}
+
+const STATUS_LINES = new Map<number, string>()
+function statusLine(status: number): string {
+  let line = STATUS_LINES.get(status)
+  if (line === undefined) STATUS_LINES.set(status, (line = `${status} ${STATUS_CODES[status] ?? ''}`))
+  return line
+}
+
+function writeHead(res: HttpResponse, exchange: Exchange, status: number, reply: Reply, limit: RateLimitDecision | undefined) {
+  res.writeStatus(statusLine(status))
+  res.writeHeader('x-request-id', exchange.requestId)
+  res.writeHeader('content-type', reply.contentType)
+  if (limit && limit.limit > 0) writeRateLimitHeaders(res, limit)
+  if (reply.headers) for (const name in reply.headers) res.writeHeader(name, reply.headers[name]!)
+}
+
+/** If-None-Match compares weakly (RFC 9110 13.1.2): `W/"x"` matches `"x"`; `*` matches anything. */
+function namesEtag(ifNoneMatch: string, etag: string): boolean {
+  return ifNoneMatch.split(',').some((candidate) => {
+    const tag = candidate.trim()
+    return tag === '*' || tag.replace(/^W\//, '') === etag
+  })
 }
 
 const EMPTY_BODY = Buffer.alloc(0)

@@ -3,20 +3,26 @@ import { ServiceError } from '../../kit/errors.ts'
 import { pairBySymbol } from '../../schemas/pairs.ts'
 import { NoQuery } from '../../schemas/price.ts'
 import type { Route } from '../http/http-server.ts'
-import { jsonBytesReply, jsonReply } from '../http/reply.ts'
+import { EncodedBody } from '../http/encoded-body.ts'
+import { encodedJsonReply, jsonBytesReply, jsonReply, type Reply } from '../http/reply.ts'
 import type { Materializer } from './materializer.ts'
 
 /** GET /v1/prices, GET /v1/prices/{pair} and GET /v1/status (spec 4.2, 4.4, 4.6). */
 export function snapshotRoutes(view: Materializer): Route[] {
+  // one reply per snapshot body, so each compressed form is made once per change
+  let snapshot: { body: Buffer; reply: Reply } | undefined
   return [
     {
       method: 'GET',
       path: '/v1/prices',
       budget: 'prices',
+      headers: [],
       handle({ query }) {
         refuseQuery(query)
         const body = view.snapshotBody()
-        return body ? jsonBytesReply(200, body) : noTicksYet()
+        if (!body) return noTicksYet()
+        if (snapshot?.body !== body) snapshot = { body, reply: encodedJsonReply(new EncodedBody(body)) }
+        return snapshot.reply
       },
     },
     {
@@ -52,6 +58,7 @@ export function snapshotRoutes(view: Materializer): Route[] {
 }
 
 function refuseQuery(query: URLSearchParams) {
+  if (query.size === 0) return
   const parsed = NoQuery.safeParse(Object.fromEntries(query))
   if (!parsed.success) throw new ServiceError('validation_failed', 'this endpoint takes no parameters', { issues: parsed.error.issues })
 }
