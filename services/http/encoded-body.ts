@@ -7,9 +7,13 @@ import type { ContentCoding } from './content-coding.ts'
 
 /** Below this size a compressed body saves less than its headers and the work cost. */
 const MIN_COMPRESSED_BYTES = 1024
-/** Quality 5 gives most of brotli's gain at gzip's speed; 11 takes some 200 times longer. */
-const BROTLI_QUALITY = 5
-const GZIP_LEVEL = 6
+/**
+ * `small` for answers that change rarely (brotli 5 gives most of brotli's gain; 11 takes some 100 times
+ * longer), `fast` for one that changes with every tick, where a snapshot is compressed up to a few
+ * hundred times a second: a few per cent larger for a fraction of the time.
+ */
+const LEVELS = { small: { gzip: 6, brotli: 5 }, fast: { gzip: 1, brotli: 1 } } as const
+export type CompressionEffort = keyof typeof LEVELS
 
 export type OnCompressed = (coding: Exclude<ContentCoding, 'identity'>) => void
 
@@ -17,10 +21,13 @@ export class EncodedBody {
   private readonly encoded: { br?: Buffer; gzip?: Buffer } = {}
   private hash: string | undefined
 
-  constructor(readonly identity: Buffer) {}
+  constructor(
+    readonly identity: Buffer,
+    private readonly effort: CompressionEffort = 'small',
+  ) {}
 
-  static of(body: Buffer | string): EncodedBody {
-    return new EncodedBody(typeof body === 'string' ? Buffer.from(body) : body)
+  static of(body: Buffer | string, effort?: CompressionEffort): EncodedBody {
+    return new EncodedBody(typeof body === 'string' ? Buffer.from(body) : body, effort)
   }
 
   /** The coding this body goes out in when `preferred` is acceptable: identity for small bodies. */
@@ -33,7 +40,8 @@ export class EncodedBody {
     if (coding === 'identity') return this.identity
     let bytes = this.encoded[coding]
     if (bytes === undefined) {
-      bytes = coding === 'br' ? brotli(this.identity) : gzipSync(this.identity, { level: GZIP_LEVEL })
+      const levels = LEVELS[this.effort]
+      bytes = coding === 'br' ? brotli(this.identity, levels.brotli) : gzipSync(this.identity, { level: levels.gzip })
       this.encoded[coding] = bytes
       onCompressed?.(coding)
     }
@@ -50,10 +58,10 @@ export class EncodedBody {
   }
 }
 
-function brotli(body: Buffer): Buffer {
+function brotli(body: Buffer, quality: number): Buffer {
   return brotliCompressSync(body, {
     params: {
-      [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+      [constants.BROTLI_PARAM_QUALITY]: quality,
       [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
       [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
     },

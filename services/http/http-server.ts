@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http'
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
 import { ServiceError } from '../../kit/errors.ts'
 import type { Logger } from '../../kit/logger.ts'
+import { hotCounter } from '../../kit/hot-counter.ts'
 import type { Metrics } from '../../kit/metrics.ts'
 import type { BudgetName } from './budgets.ts'
 import { errorResponse } from './error-response.ts'
@@ -76,7 +77,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     const metrics = metricsOf(exchange.routeName)
     let counter = metrics.byStatus.get(status)
     if (!counter) {
-      counter = options.metrics.httpRequests.labels(exchange.routeName, String(status))
+      // counted in a plain number, handed to prom-client once a second: a labelled increment hashes its labels
+      counter = hotCounter(options.metrics.httpRequests.labels(exchange.routeName, String(status)))
       metrics.byStatus.set(status, counter)
     }
     counter.inc()

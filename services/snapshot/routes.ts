@@ -21,7 +21,7 @@ export function snapshotRoutes(view: Materializer): Route[] {
         refuseQuery(query)
         const body = view.snapshotBody()
         if (!body) return noTicksYet()
-        if (snapshot?.body !== body) snapshot = { body, reply: encodedJsonReply(new EncodedBody(body)) }
+        if (snapshot?.body !== body) snapshot = { body, reply: encodedJsonReply(new EncodedBody(body, 'fast')) }
         return snapshot.reply
       },
     },
