@@ -20,9 +20,20 @@ const ProcessEnv = z.object({
   ONBOARDING_ENABLED: envBool(true),
   /** /metrics, /healthz and /readyz for a process that runs no edge (the edge serves them on PORT) */
   OPS_PORT: envInt(9090),
+  /**
+   * edge processes sharing the edge's port (SO_REUSEPORT), one per core to use: this one and EDGE_WORKERS - 1
+   * edge-only copies of it; more than one needs NATS (each subscribes to the ticks itself)
+   */
+  EDGE_WORKERS: envInt(1).pipe(z.number().int().min(1)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 
 export type ProcessConfig = z.infer<typeof ProcessEnv>
 
-export const processConfig = (env: Env): ProcessConfig => parseEnv(ProcessEnv, env, 'process')
+export const processConfig = (env: Env): ProcessConfig => {
+  const config = parseEnv(ProcessEnv, env, 'process')
+  if (config.EDGE_WORKERS > 1 && (!config.NATS_URL || !config.ROLES.includes('edge'))) {
+    throw new Error('EDGE_WORKERS above 1 needs the edge role and NATS_URL: each worker subscribes to the ticks on NATS')
+  }
+  return config
+}

@@ -7,6 +7,7 @@ import { natsPriceBus } from '../bus/nats-price-bus.ts'
 import type { PriceBus } from '../bus/price-bus.ts'
 import { startEdge } from './edge/edge.ts'
 import { startEdgeFeatures } from './edge/edge-features.ts'
+import { startEdgeWorkers } from './edge-workers.ts'
 import { engineReadiness } from './edge/ops-routes.ts'
 import { startOpsServer } from './edge/ops-server.ts'
 import { startIngestorRole } from './ingestor/role.ts'
@@ -69,6 +70,9 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       const edge = await startEdge({ env, bus, redis, logger: log, metrics, features })
       port = edge.port
       stoppers.push(edge.stop)
+      if (config.EDGE_WORKERS > 1) {
+        stoppers.push(startEdgeWorkers({ count: config.EDGE_WORKERS - 1, port, env, logger: log }).stop)
+      }
     }
     if (role === 'relayer' && onboarding) {
       const relayer = startRelayer({
