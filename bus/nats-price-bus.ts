@@ -34,11 +34,14 @@ export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceB
   const connection = watchConnection(nc, log)
   const latestWriter = coalescingLatestWriter(bucket, options.latestWriteIntervalMs ?? 250, log)
   log.info({ servers: maskUrl(options.servers), bucket: names.latestPricesBucket }, 'connected to NATS')
+  const tickSubjects = new Map<string, string>()
 
   return {
     kind: 'nats',
     publishTick(pair, row) {
-      nc.publish(names.tickSubject(pair), row)
+      let subject = tickSubjects.get(pair)
+      if (subject === undefined) tickSubjects.set(pair, (subject = names.tickSubject(pair)))
+      nc.publish(subject, row)
       latestWriter.record(pair, row)
     },
     subscribeTicks(handler: TickHandler, { queueGroup }: SubscribeOptions = {}) {

@@ -66,6 +66,12 @@ export function createMetrics() {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers,
     }),
+    httpCompressions: new Counter({
+      name: 'venue_http_compressions_total',
+      help: 'Response bodies compressed, by coding (once per content and coding, never per request)',
+      labelNames: ['coding'],
+      registers,
+    }),
     candleTicks: new Counter({
       name: 'venue_candle_ticks_total',
       help: 'Ticks received by the candle writer, by outcome (folded, malformed, unlisted_pair)',

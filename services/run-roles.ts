@@ -3,6 +3,7 @@ import { createRootLogger, type Logger } from '../kit/logger.ts'
 import { createMetrics } from '../kit/metrics.ts'
 import { openBus, openRedis } from './engines.ts'
 import { roleReadiness, type ReadinessDetails } from './edge/ops-routes.ts'
+import { startEdgeWorkers } from './edge-workers.ts'
 import { startOpsServer } from './edge/ops-server.ts'
 import type { EmbeddedChainStarter } from './onboarding/deployment.ts'
 import { processConfig } from './process-config.ts'
@@ -82,6 +83,9 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       const edge = await startEdge({ env, bus: bus!, redis, logger: log, metrics, features, readiness, readinessDetails })
       port = edge.port
       stoppers.push(edge.stop)
+      if (config.EDGE_WORKERS > 1) {
+        stoppers.push(startEdgeWorkers({ count: config.EDGE_WORKERS - 1, port, env, logger: log }).stop)
+      }
     }
   }
   const resources = await onboarding

@@ -28,6 +28,8 @@ export async function serve(options: RunRolesOptions = {}): Promise<void> {
     }
     process.on('SIGTERM', () => void shutdown('SIGTERM'))
     process.on('SIGINT', () => void shutdown('SIGINT'))
+    // an edge worker (see edge-workers.ts) leaves with the process that started it
+    if (process.channel) process.once('disconnect', () => void shutdown('primary gone'))
   } catch (error) {
     logger.fatal({ err: error }, error instanceof Error ? error.message : 'start failed')
     logger.flush()

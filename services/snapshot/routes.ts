@@ -3,20 +3,26 @@ import { pairBySymbol } from '../../schemas/pairs.ts'
 import { frameworkErrorBody } from '../http/error-bodies.ts'
 import type { Route } from '../http/http-server.ts'
 import { refuseQuery } from '../http/refuse-query.ts'
-import { jsonBytesReply, jsonReply } from '../http/reply.ts'
+import { EncodedBody } from '../http/encoded-body.ts'
+import { encodedJsonReply, jsonBytesReply, jsonReply, type Reply } from '../http/reply.ts'
 import type { Materializer } from './materializer.ts'
 
 /** GET /v1/prices, GET /v1/prices/{pair} and GET /v1/status (spec 4.2, 4.4, 4.6). */
 export function snapshotRoutes(view: Materializer): Route[] {
+  // one reply per snapshot body, so each compressed form is made once per change
+  let snapshot: { body: Buffer; reply: Reply } | undefined
   return [
     {
       method: 'GET',
       path: '/v1/prices',
       budget: 'prices',
+      headers: [],
       handle({ query }) {
         refuseQuery(query)
         const body = view.snapshotBody()
-        return body ? jsonBytesReply(200, body) : noTicksYet()
+        if (!body) return noTicksYet()
+        if (snapshot?.body !== body) snapshot = { body, reply: encodedJsonReply(new EncodedBody(body, 'fast')) }
+        return snapshot.reply
       },
     },
     {
