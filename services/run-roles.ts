@@ -88,7 +88,13 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       }
     }
   }
-  const resources = await onboarding
+  // An edge keeps serving prices when onboarding's chains cannot be set up (its intake then answers 500);
+  // a process that would only relay has nothing to do without them and stops.
+  const resources = await onboarding?.catch((error: unknown) => {
+    if (!roles.includes('edge')) throw error
+    log.error({ err: error }, 'onboarding unavailable: its chains could not be set up; prices and reads go on')
+    return undefined
+  })
   if (roles.includes('relayer') && resources) {
     const [{ relayerConfig }, { startRelayer }] = await Promise.all([import('./relayer/config.ts'), import('./relayer/relayer.ts')])
     const relayer = startRelayer({

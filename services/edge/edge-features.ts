@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis'
 import type { Env } from '../../kit/config.ts'
+import { ServiceError } from '../../kit/errors.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
 import type { PriceBus } from '../../bus/price-bus.ts'
@@ -72,7 +73,12 @@ export async function startEdgeFeatures(deps: {
       ...ohlcRoutes(candleStore, { maxCandlesPerResponse: candles.CANDLES_MAX_PER_RESPONSE }),
       ...(onboarding
         ? onboardingRoutes(
-            onboarding.then(({ setup, clients, support, queue }) => ({ config: setup.config, chains: clients, support, queue })),
+            onboarding.then(
+              ({ setup, clients, support, queue }) => ({ config: setup.config, chains: clients, support, queue }),
+              (error: unknown) => {
+                throw new ServiceError('internal', 'onboarding is unavailable: its chains could not be set up at start', { cause: error })
+              },
+            ),
           )
         : []),
     ],

@@ -26,6 +26,9 @@ export interface OnboardingRouteDeps {
  */
 export function onboardingRoutes(ready: Promise<OnboardingRouteDeps>): Route[] {
   const chainConfigsReady = ready.then(({ config }) => new Map(config.chains.map((chain) => [chain.chainId, chain])))
+  // each request awaits these; until one does, a failed start must not count as an unhandled rejection
+  ready.catch(() => undefined)
+  chainConfigsReady.catch(() => undefined)
 
   const postOnboard = async ({ body, log }: RequestContext) => {
     // requests that arrive while the chains are still being reached wait for them

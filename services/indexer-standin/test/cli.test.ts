@@ -5,6 +5,7 @@ import { once } from 'node:events'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
+import { START_DEADLINE_MS } from '../../../test/support/wait.ts'
 import { queryData } from './fixtures/standin-client.ts'
 
 const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url))
@@ -16,7 +17,7 @@ t.test('main.ts --port 0', async (t) => {
   })
   const urls = new Map<string, string>()
   const printed: string[] = []
-  const deadline = AbortSignal.timeout(15_000)
+  const deadline = AbortSignal.timeout(START_DEADLINE_MS)
   for await (const line of createInterface({ input: child.stdout, signal: deadline })) {
     printed.push(line)
     const match = /^chain (\d+): (http:\/\/\S+)$/.exec(line)

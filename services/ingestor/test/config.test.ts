@@ -27,7 +27,7 @@ t.test('the Hermes API key comes from HERMES_API_KEY or HERMES_API_KEY_FILE and 
 t.test('a wrong key setting stops the start with a message that names the variable, not the key', (t) => {
   t.throws(() => ingestorConfig({ HERMES_API_KEY: KEY, HERMES_API_KEY_FILE: keyFile(KEY) }), {
     code: 'config_invalid',
-    message: /HERMES_API_KEY: set HERMES_API_KEY or HERMES_API_KEY_FILE, not both/,
+    message: /HERMES_API_KEY \(value hidden\): set HERMES_API_KEY or HERMES_API_KEY_FILE, not both/,
   })
   t.throws(() => ingestorConfig({ HERMES_API_KEY_FILE: '/nonexistent/hermes-key' }), {
     code: 'config_invalid',
