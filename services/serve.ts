@@ -15,13 +15,16 @@ export async function serve(options: RunRolesOptions = {}): Promise<void> {
     const configuration = checkConfiguration(env, { embeddedChains: options.startEmbeddedChains !== undefined })
     logger = createRootLogger({ level: configuration.process.LOG_LEVEL, secrets: configuration.secrets })
     const { runRoles } = await import('./run-roles.ts')
-    const running = await runRoles(env, logger, options)
+    // The signal handlers come first: prices are served before onboarding's chains are up, so a stop can
+    // arrive while the start is still going on; it then waits for the start and stops everything.
+    const starting = runRoles(env, logger, options)
     let stopping = false
     const shutdown = async (signal: string) => {
       if (stopping) return
       stopping = true
       logger.info({ signal }, 'shutting down')
-      await running.stop()
+      const running = await starting.catch(() => undefined)
+      await running?.stop()
       logger.info('stopped')
       logger.flush()
       process.exit(0)
@@ -30,6 +33,7 @@ export async function serve(options: RunRolesOptions = {}): Promise<void> {
     process.on('SIGINT', () => void shutdown('SIGINT'))
     // an edge worker (see edge-workers.ts) leaves with the process that started it
     if (process.channel) process.once('disconnect', () => void shutdown('primary gone'))
+    await starting
   } catch (error) {
     logger.fatal({ err: error }, error instanceof Error ? error.message : 'start failed')
     logger.flush()
