@@ -47,13 +47,10 @@ export const OhlcCandle = z.strictObject({
    * service read it so (StockSharp/Connectors, Ostium/Native/OstiumApiClient.cs compares it with
    * millisecond cursors), while the request's bounds and `lastRequestTimestamp` are Unix seconds
    */
-  time: z
-    .number()
-    .int()
-    .meta({
-      description: "Start of the candle's period, milliseconds since the epoch (the request's bounds are seconds)",
-      example: 1767225600000,
-    }),
+  time: z.number().int().meta({
+    description: "Start of the candle's period, milliseconds since the epoch (the request's bounds are seconds)",
+    example: 1767225600000,
+  }),
   open: z.number(),
   high: z.number(),
   low: z.number(),
