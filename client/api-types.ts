@@ -372,12 +372,12 @@ export interface components {
             collateral: number;
             leverage: number;
             openPrice: number;
-            stopLossPrice: number;
-            takeProfitPrice: number;
-            notionalInUsd: number;
-            notionalInUnits: number;
-            funding: number;
-            rollover: number;
+            stopLossPrice: number | null;
+            takeProfitPrice: number | null;
+            notionalInUsd: number | null;
+            notionalInUnits: number | null;
+            funding: number | null;
+            rollover: number | null;
             openedAt: string;
         };
         ExecutedOrder: {
@@ -392,18 +392,18 @@ export interface components {
             isBuy: boolean;
             orderType: string;
             orderAction: string;
-            price: number;
-            priceAfterImpact: number;
-            priceImpactPercent: number;
-            collateral: number;
-            leverage: number;
-            notionalInUsd: number;
-            notionalInUnits: number;
-            profitPercent: number;
-            totalProfitPercent: number;
-            amountSentToTrader: number;
-            rolloverFee: number;
-            fundingFee: number;
+            price: number | null;
+            priceAfterImpact: number | null;
+            priceImpactPercent: number | null;
+            collateral: number | null;
+            leverage: number | null;
+            notionalInUsd: number | null;
+            notionalInUnits: number | null;
+            profitPercent: number | null;
+            totalProfitPercent: number | null;
+            amountSentToTrader: number | null;
+            rolloverFee: number | null;
+            fundingFee: number | null;
             initiatedAt: string;
             executedAt: string | null;
             executedTx: string | null;
@@ -415,26 +415,26 @@ export interface components {
             pair: string | null;
             from: string;
             to: string;
-            feed: string;
+            feed: string | null;
             group: {
                 id: string;
                 name: string;
-                minLeverage: number;
-                maxLeverage: number;
+                minLeverage: number | null;
+                maxLeverage: number | null;
             };
             tradeable: boolean;
-            longOI: number;
-            shortOI: number;
-            maxOI: number;
-            makerFeeP: number;
-            takerFeeP: number;
-            spreadP: number;
-            maxLeverage: number;
-            overnightMaxLeverage: number;
-            lastTradePrice: number;
-            curFundingLong: number;
-            curFundingShort: number;
-            curRollover: number;
+            longOI: number | null;
+            shortOI: number | null;
+            maxOI: number | null;
+            makerFeeP: number | null;
+            takerFeeP: number | null;
+            spreadP: number | null;
+            maxLeverage: number | null;
+            overnightMaxLeverage: number | null;
+            lastTradePrice: number | null;
+            curFundingLong: number | null;
+            curFundingShort: number | null;
+            curRollover: number | null;
         };
         OnboardingState: {
             onboarded: boolean;
@@ -1316,12 +1316,20 @@ export interface operations {
                         data: {
                             from: string;
                             to: string;
+                            /**
+                             * @description Start of the candle's period, milliseconds since the epoch (the request's bounds are seconds)
+                             * @example 1767225600000
+                             */
                             time: number;
                             open: number;
                             high: number;
                             low: number;
                             close: number;
                         }[];
+                        /**
+                         * @description Unix seconds where this answer ends; below toTimestampSeconds, ask again from it
+                         * @example 1767229200
+                         */
                         lastRequestTimestamp: number;
                     };
                 };

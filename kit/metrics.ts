@@ -170,6 +170,18 @@ export function createMetrics() {
       labelNames: ['chain'],
       registers,
     }),
+    indexerRecordsSkipped: new Counter({
+      name: 'venue_indexer_records_skipped_total',
+      help: 'Records of the indexed data source left out of an answer because a field they need was missing or malformed, by chain, entity and field',
+      labelNames: ['chain', 'entity', 'field'],
+      registers,
+    }),
+    indexerFieldsMissing: new Gauge({
+      name: 'venue_indexer_fields_missing',
+      help: "1 for each field (Type.field) the service selects that the chain's subgraph deployment lacks; reads go on without it",
+      labelNames: ['chain', 'field'],
+      registers,
+    }),
   }
 }
 

@@ -42,8 +42,15 @@ export const OhlcCandle = z.strictObject({
   from: z.string(),
   /** quote asset, as on a price row */
   to: z.string(),
-  /** start of the candle's period, Unix seconds */
-  time: z.number().int(),
+  /**
+   * start of the candle's period, in milliseconds since the epoch: public clients of the venue's candle
+   * service read it so (StockSharp/Connectors, Ostium/Native/OstiumApiClient.cs compares it with
+   * millisecond cursors), while the request's bounds and `lastRequestTimestamp` are Unix seconds
+   */
+  time: z.number().int().meta({
+    description: "Start of the candle's period, milliseconds since the epoch (the request's bounds are seconds)",
+    example: 1767225600000,
+  }),
   open: z.number(),
   high: z.number(),
   low: z.number(),
@@ -58,6 +65,9 @@ export const OhlcResponse = z.strictObject({
    * where this answer ends: toTimestampSeconds when it is complete, else the start of the first period
    * not returned. While it is below toTimestampSeconds, ask again with it as fromTimestampSeconds.
    */
-  lastRequestTimestamp: z.number().int(),
+  lastRequestTimestamp: z
+    .number()
+    .int()
+    .meta({ description: 'Unix seconds where this answer ends; below toTimestampSeconds, ask again from it', example: 1767229200 }),
 })
 export type OhlcResponse = z.infer<typeof OhlcResponse>

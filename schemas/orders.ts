@@ -10,24 +10,24 @@ export const ExecutedOrder = z.strictObject({
   /** the position it opened or closed; null when cancelled before opening */
   tradeId: z.string().nullable(),
   isBuy: z.boolean(),
-  /** MARKET, LIMIT, STOP, TP, SL or LIQ, as the source names it */
+  /** Market, Limit, Stop, TP, SL or LIQ, as the source names it */
   orderType: z.string(),
   /** Open or Close */
   orderAction: z.string(),
-  /** oracle price at execution */
-  price: z.number(),
-  priceAfterImpact: z.number(),
-  priceImpactPercent: z.number(),
-  collateral: z.number(),
-  leverage: z.number(),
-  notionalInUsd: z.number(),
-  notionalInUnits: z.number(),
+  /** oracle price at execution; numbers the source did not deliver are null */
+  price: z.number().nullable(),
+  priceAfterImpact: z.number().nullable(),
+  priceImpactPercent: z.number().nullable(),
+  collateral: z.number().nullable(),
+  leverage: z.number().nullable(),
+  notionalInUsd: z.number().nullable(),
+  notionalInUnits: z.number().nullable(),
   /** closes only, of the collateral; 0 for opens */
-  profitPercent: z.number(),
-  totalProfitPercent: z.number(),
-  amountSentToTrader: z.number(),
-  rolloverFee: z.number(),
-  fundingFee: z.number(),
+  profitPercent: z.number().nullable(),
+  totalProfitPercent: z.number().nullable(),
+  amountSentToTrader: z.number().nullable(),
+  rolloverFee: z.number().nullable(),
+  fundingFee: z.number().nullable(),
   initiatedAt: UnixSecondsString,
   /** when it executed, or was cancelled */
   executedAt: UnixSecondsString.nullable(),

@@ -15,14 +15,17 @@ export const OpenTrade = z.strictObject({
   leverage: z.number(),
   openPrice: z.number(),
   /** 0 when unset */
-  stopLossPrice: z.number(),
+  stopLossPrice: z.number().nullable(),
   /** 0 when unset */
-  takeProfitPrice: z.number(),
-  notionalInUsd: z.number(),
-  notionalInUnits: z.number(),
-  /** USDC paid so far; negative when received */
-  funding: z.number(),
-  rollover: z.number(),
+  takeProfitPrice: z.number().nullable(),
+  notionalInUsd: z.number().nullable(),
+  notionalInUnits: z.number().nullable(),
+  /**
+   * USDC owed so far (negative: received), from the pair's per-OI accumulator since the position opened,
+   * as of the pair's last accumulator update. Null where the source lacks a figure it needs.
+   */
+  funding: z.number().nullable(),
+  rollover: z.number().nullable(),
   openedAt: UnixSecondsString,
 })
 export type OpenTrade = z.infer<typeof OpenTrade>

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { LimitsQuery, RestingOrder } from '../limits.ts'
 import { OnboardRequest, OnboardResponse, OnboardingState } from '../onboarding.ts'
-import { PAIRS, pairById, pairBySymbol } from '../pairs.ts'
+import { PAIRS, pairById, pairByLegacySymbol, pairBySourceSpelling, pairBySymbol, sourceSpellingOf } from '../pairs.ts'
 import { PriceRow, PriceSnapshot, StatusRecord } from '../price.ts'
 import { ClientMessage, ServerFrame } from '../stream.ts'
 import { FrameworkError, UpstreamProxyError } from '../errors.ts'
@@ -33,6 +33,24 @@ t.test('pair list: 83 pairs by pairIndex, 53 listed but not tradeable', async (t
     [53],
   )
   t.equal(new Set(PAIRS.map((pair) => pair.symbol)).size, 83)
+})
+
+t.test("the indexed source's spellings: one table for pairs, prices and depth", async (t) => {
+  t.strictSame(
+    [6, 7, 10].map((id) => sourceSpellingOf(pairById(id)!)),
+    [
+      { from: 'HG', to: 'USD' },
+      { from: 'CL', to: 'USD' },
+      { from: 'SPX', to: 'USD' },
+    ],
+  )
+  t.strictSame(sourceSpellingOf(pairById(0)!), { from: 'BTC', to: 'USD' }, 'every other pair is spelled as its symbol')
+  t.equal(pairBySourceSpelling('SPX', 'USD')?.symbol, 'US500-USD')
+  t.equal(pairBySourceSpelling('BTC', 'USD')?.symbol, 'BTC-USD')
+  t.equal(pairBySourceSpelling('US500', 'USD'), undefined, 'the source does not spell it so')
+  t.equal(pairByLegacySymbol('CL-USD')?.symbol, 'WTI-USD')
+  t.equal(pairByLegacySymbol('BTC-USD'), undefined, 'a current symbol is not a legacy one')
+  t.equal(pairByLegacySymbol('DOGE-USD'), undefined)
 })
 
 t.test('price row, snapshot and status accept the spec shapes', async (t) => {

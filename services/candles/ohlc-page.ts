@@ -16,7 +16,8 @@ export async function readOhlcPage(store: CandleStore, pair: Pair, request: Ohlc
     data: candles.slice(0, maxCandles).map(({ time, open, high, low, close }) => ({
       from: pair.base,
       to: pair.quote,
-      time,
+      // the store keeps seconds; clients read candle times in milliseconds
+      time: time * 1000,
       open,
       high,
       low,

@@ -2,21 +2,19 @@ import { z } from 'zod'
 import { ServiceError } from '../../kit/errors.ts'
 import type { ChainId } from '../../schemas/common.ts'
 import { pairBySymbol, type Pair } from '../../schemas/pairs.ts'
+import { unknownPairError } from '../http/unknown-pair.ts'
 import type { IndexerClient } from '../indexer/indexer-client.ts'
 import type { Materializer } from '../snapshot/materializer.ts'
-import type { LivePrice, OpenInterest } from './depth-figures.ts'
+import type { PairMarketState } from '../indexer/market-state.ts'
+import type { LivePrice } from './depth-figures.ts'
 
 // What the depth figures are computed from, each read where it lives: the pair listing, the live
-// price row (materializer) and the pair's open interest and ceiling (indexed source).
+// price row (materializer) and the pair's trading state (indexed source).
 
 /** A listed pair by the price endpoints' symbol; legacy spellings are not symbols. Unknown → 404. */
 export function listedPair(symbol: string): Pair {
   const pair = pairBySymbol(symbol)
-  if (!pair) {
-    throw new ServiceError('not_found', `unknown pair "${symbol}"; symbols look like BTC-USD (see GET /v1/pairs)`, {
-      details: { pair: symbol },
-    })
-  }
+  if (!pair) throw unknownPairError(symbol)
   return pair
 }
 
@@ -38,16 +36,33 @@ export function livePrice(prices: Pick<Materializer, 'rowBody'>, pair: Pair): Li
   return PriceFields.parse(JSON.parse(row.toString()))
 }
 
-/** The pair's open interest and ceiling on the chain; a pair the source does not list has no ceiling. */
-export async function openInterest(indexer: Pick<IndexerClient, 'pairs'>, chainId: ChainId, pair: Pair): Promise<OpenInterest> {
-  const indexed = (await indexer.pairs(chainId)).find((candidate) => candidate.id === String(pair.id))
-  if (!indexed) return { maxUsd: 0, units: { long: 0, short: 0 } }
-  return { maxUsd: indexed.maxOI, units: { long: indexed.longOI, short: indexed.shortOI } }
+/** The pair's state on the chain's indexed source; a pair the source does not list has no ceiling. */
+export async function marketState(indexer: Pick<IndexerClient, 'marketStates'>, chainId: ChainId, pair: Pair): Promise<PairMarketState> {
+  return (await indexer.marketStates(chainId)).get(String(pair.id)) ?? unlisted(pair)
+}
+
+function unlisted(pair: Pair): PairMarketState {
+  return {
+    id: String(pair.id),
+    longOI: null,
+    shortOI: null,
+    maxOI: 0n,
+    maxLeverage: null,
+    priceImpactK: null,
+    netVolThreshold: null,
+    decayRate: null,
+    buyVolume: null,
+    sellVolume: null,
+    lastUpdateTimestamp: null,
+    groupMaxCollateralP: null,
+    groupCollateral: { long: null, short: null },
+    vaultAssets: null,
+  }
 }
 
 /** Spec 2.6: a pair without an open-interest ceiling has no depth yet. */
-export function refuseUntradeable(pair: Pair, chainId: ChainId, interest: OpenInterest): void {
-  if (interest.maxUsd > 0) return
+export function refuseUntradeable(pair: Pair, chainId: ChainId, state: PairMarketState): void {
+  if (state.maxOI !== null && state.maxOI > 0n) return
   throw new ServiceError('not_tradeable', `${pair.symbol} is not tradeable yet: it has no open-interest ceiling on chain ${chainId}`, {
     details: { pair: pair.symbol, pairId: pair.id, chainId },
   })

@@ -16,8 +16,13 @@ const REFERENCE_BLOCKS: Readonly<Record<ChainId, { number: number; timestamp: nu
   421614: { number: 115_000_000, timestamp: 1_736_899_200 },
 }
 
-export function chainHeadAt(chainId: ChainId, timestamp: number): ChainHead {
+/** The chain's block number at a Unix time. */
+export function blockNumberAt(chainId: ChainId, timestamp: number): number {
   const reference = REFERENCE_BLOCKS[chainId]
-  const number = reference.number + (timestamp - reference.timestamp) * BLOCKS_PER_SECOND
+  return reference.number + (timestamp - reference.timestamp) * BLOCKS_PER_SECOND
+}
+
+export function chainHeadAt(chainId: ChainId, timestamp: number): ChainHead {
+  const number = blockNumberAt(chainId, timestamp)
   return { number, hash: `0x${createHash('sha256').update(`${chainId}:${number}`).digest('hex')}`, timestamp }
 }

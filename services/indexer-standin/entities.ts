@@ -224,19 +224,16 @@ const ORDER_FIELDS = {
   cancelReason: 'CancelReason!',
 } as const satisfies Fields
 
-/** Totals kept per user, per user and pair, and per user and group. */
-const STAT_FIELDS = {
+/** Totals the protocol keeps, and each user, user and pair, user and group. */
+const TOTAL_FIELDS = {
   totalVolume: 'BigInt!',
   totalOpenVolume: 'BigInt!',
   totalClosedVolume: 'BigInt!',
-  totalClosedCollateral: 'BigInt!',
   totalPnL: 'BigInt!',
-  netFundingPayment: 'BigInt!',
   totalTrades: 'BigInt!',
   totalOpenTrades: 'BigInt!',
   totalMarketOrders: 'BigInt!',
   totalOpenLimitOrders: 'BigInt!',
-  totalCancelledOrders: 'BigInt!',
   totalProfitTrades: 'BigInt!',
   totalLossTrades: 'BigInt!',
   totalTPOrders: 'BigInt!',
@@ -247,6 +244,14 @@ const STAT_FIELDS = {
   totalOracleFee: 'BigInt!',
   totalLiquidationFee: 'BigInt!',
   totalRolloverFee: 'BigInt!',
+} as const satisfies Fields
+
+/** Totals kept per user, per user and pair, and per user and group. */
+const STAT_FIELDS = {
+  ...TOTAL_FIELDS,
+  totalClosedCollateral: 'BigInt!',
+  netFundingPayment: 'BigInt!',
+  totalCancelledOrders: 'BigInt!',
 } as const satisfies Fields
 
 const META_DATA_FIELDS = {
@@ -261,24 +266,7 @@ const META_DATA_FIELDS = {
   maxPendingMarketOrders: 'BigInt!',
   maxTradesPerPair: 'BigInt!',
   totalUsers: 'BigInt!',
-  totalVolume: 'BigInt!',
-  totalOpenVolume: 'BigInt!',
-  totalClosedVolume: 'BigInt!',
-  totalPnL: 'BigInt!',
-  totalTrades: 'BigInt!',
-  totalOpenTrades: 'BigInt!',
-  totalMarketOrders: 'BigInt!',
-  totalOpenLimitOrders: 'BigInt!',
-  totalProfitTrades: 'BigInt!',
-  totalLossTrades: 'BigInt!',
-  totalTPOrders: 'BigInt!',
-  totalSLOrders: 'BigInt!',
-  totalLIQOrders: 'BigInt!',
-  totalDevFee: 'BigInt!',
-  totalVaultFee: 'BigInt!',
-  totalOracleFee: 'BigInt!',
-  totalLiquidationFee: 'BigInt!',
-  totalRolloverFee: 'BigInt!',
+  ...TOTAL_FIELDS,
 } as const satisfies Fields
 
 const USER_FIELDS = { id: 'ID!', keeperAllowance: 'BigInt!', ...STAT_FIELDS } as const satisfies Fields
@@ -371,6 +359,7 @@ export type UserPairStatRow = RowOf<typeof USER_PAIR_STAT_FIELDS>
 export type UserGroupStatRow = RowOf<typeof USER_GROUP_STAT_FIELDS>
 export type VaultRow = RowOf<typeof VAULT_FIELDS>
 export type StatFields = RowOf<typeof STAT_FIELDS>
+export type TotalFields = RowOf<typeof TOTAL_FIELDS>
 
 function entity(name: EntityName, collection: string, fields: Fields): EntitySpec {
   return { name, collection, single: name[0]!.toLowerCase() + name.slice(1), fields }

@@ -6,6 +6,7 @@
 import {
   GraphQLError,
   isListType,
+  Kind,
   isNonNullType,
   specifiedRules,
   typeFromAST,
@@ -62,7 +63,7 @@ function allowedUsage(
   locationHasDefault: boolean,
 ): boolean {
   if (isNonNullType(locationType) && !isNonNullType(variableType)) {
-    const hasDefault = (variableDefault !== undefined && variableDefault.kind !== 'NullValue') || locationHasDefault
+    const hasDefault = (variableDefault !== undefined && variableDefault.kind !== Kind.NULL) || locationHasDefault
     return hasDefault && compatible(variableType, locationType.ofType)
   }
   return compatible(variableType, locationType)

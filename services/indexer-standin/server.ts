@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createYoga, type Plugin } from 'graphql-yoga'
-import type { GraphQLError, GraphQLSchema } from 'graphql'
+import { validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql'
 import { chainHeadAt } from './chain-head.ts'
 import { INDEXING_ERROR_BODY, LAG_SECONDS, type Fault } from './faults.ts'
 import { CHAIN_IDS, type ChainId } from './rows.ts'
@@ -119,8 +119,8 @@ function chainEndpoint(chainId: ChainId, seed: number, schema: GraphQLSchema, cu
 
 /** graph-node's validation rules and wording (graph-node-validation.ts). */
 const graphNodeValidation: Plugin = {
-  onValidate({ validateFn, setValidationFn }) {
-    setValidationFn((schema, document) => validateFn(schema, document, GRAPH_NODE_RULES))
+  onValidate({ setValidationFn }) {
+    setValidationFn((schema: GraphQLSchema, document: DocumentNode) => validate(schema, document, GRAPH_NODE_RULES))
     return ({ result, setResult }) => setResult((result as GraphQLError[]).map(inGraphNodeWords))
   },
 }

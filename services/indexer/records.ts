@@ -1,18 +1,21 @@
 import type { ExecutedOrder } from '../../schemas/orders.ts'
 import type { ListedPair } from '../../schemas/pair-list.ts'
-import { pairById } from '../../schemas/pairs.ts'
+import { pairById, pairBySourceSpelling } from '../../schemas/pairs.ts'
 import type { RestingOrder } from '../../schemas/limits.ts'
 import type { OpenTrade } from '../../schemas/trades.ts'
 import type { SubgraphLimit, SubgraphOrder, SubgraphPair, SubgraphTrade } from './subgraph-schemas.ts'
-import { fromE18, fromHundredths, fromRatePercent, fromUsdc } from './units.ts'
+import { accruedFee, fromE18, fromFundingRate, fromHundredths, fromRatePercent, fromUsdc } from './units.ts'
 
 // Subgraph rows → the records the endpoints serve, in plain numbers. Field names follow the spec
 // (2.4) where it defines them; `notional`/`tradeNotional` become `notionalInUsd`/`notionalInUnits`.
+// Each scaling follows the public clients' arithmetic (see README, "Units").
 
 export function toListedPair(row: SubgraphPair): ListedPair {
+  // the pair's symbol by its spelling on the source, falling back to its id for an unknown spelling
+  const listed = pairBySourceSpelling(row.from, row.to) ?? pairById(Number(row.id))
   return {
     id: row.id,
-    pair: pairById(Number(row.id))?.symbol ?? null,
+    pair: listed?.symbol ?? null,
     from: row.from,
     to: row.to,
     feed: row.feed,
@@ -22,7 +25,7 @@ export function toListedPair(row: SubgraphPair): ListedPair {
       minLeverage: fromHundredths(row.group.minLeverage),
       maxLeverage: fromHundredths(row.group.maxLeverage),
     },
-    tradeable: BigInt(row.maxOI) > 0n,
+    tradeable: row.maxOI !== null && BigInt(row.maxOI) > 0n,
     longOI: fromE18(row.longOI),
     shortOI: fromE18(row.shortOI),
     maxOI: fromUsdc(row.maxOI),
@@ -32,8 +35,8 @@ export function toListedPair(row: SubgraphPair): ListedPair {
     maxLeverage: fromHundredths(row.maxLeverage),
     overnightMaxLeverage: fromHundredths(row.overnightMaxLeverage),
     lastTradePrice: fromE18(row.lastTradePrice),
-    curFundingLong: fromE18(row.curFundingLong),
-    curFundingShort: fromE18(row.curFundingShort),
+    curFundingLong: fromFundingRate(row.curFundingLong),
+    curFundingShort: fromFundingRate(row.curFundingShort),
     curRollover: fromE18(row.curRollover),
   }
 }
@@ -49,7 +52,9 @@ export function toRestingOrder(row: SubgraphLimit): RestingOrder {
     trader: row.trader,
     isActive: row.isActive,
     isBuy: row.isBuy,
-    isDayTrade: row.isDayTrade,
+    // the subgraph's Limit has no such field (no public client reads one); resting orders placed
+    // through the venue's SDK are not day trades
+    isDayTrade: false,
     limitType: row.limitType,
     openPrice: fromE18(row.openPrice),
     stopLossPrice: fromE18(row.stopLossPrice),
@@ -61,15 +66,16 @@ export function toRestingOrder(row: SubgraphLimit): RestingOrder {
     orderId: row.orderId,
     initiatedAt: row.initiatedAt,
     updatedAt: row.updatedAt,
-    pair: row.pair,
+    pair: pairRef(row.pair),
   }
 }
 
 export function toOpenTrade(row: SubgraphTrade): OpenTrade {
+  const { pair } = row
   return {
     id: row.tradeID,
     trader: row.trader,
-    pair: row.pair,
+    pair: pairRef(pair),
     index: Number(row.index),
     isBuy: row.isBuy,
     collateral: fromUsdc(row.collateral),
@@ -79,8 +85,8 @@ export function toOpenTrade(row: SubgraphTrade): OpenTrade {
     takeProfitPrice: fromE18(row.takeProfitPrice),
     notionalInUsd: fromUsdc(row.notional),
     notionalInUnits: fromE18(row.tradeNotional),
-    funding: fromUsdc(row.funding),
-    rollover: fromUsdc(row.rollover),
+    funding: accruedFee(row.isBuy ? pair.accFundingLong : pair.accFundingShort, row.funding, row.collateral, row.leverage),
+    rollover: accruedFee(row.isBuy ? pair.accRolloverLong : pair.accRolloverShort, row.rollover, row.collateral, row.leverage),
     openedAt: row.timestamp,
   }
 }
@@ -89,8 +95,10 @@ export function toExecutedOrder(row: SubgraphOrder): ExecutedOrder {
   return {
     id: row.id,
     trader: row.trader,
-    pair: row.pair,
-    tradeId: row.tradeID,
+    pair: pairRef(row.pair),
+    // the source keeps no nulls: "0" (or "") for no position, NONE for no cancellation, zeros and empty
+    // bytes for an order not executed
+    tradeId: row.tradeID === null || row.tradeID === '0' || row.tradeID === '' ? null : row.tradeID,
     isBuy: row.isBuy,
     orderType: row.orderType,
     orderAction: row.orderAction,
@@ -107,9 +115,13 @@ export function toExecutedOrder(row: SubgraphOrder): ExecutedOrder {
     rolloverFee: fromUsdc(row.rolloverFee),
     fundingFee: fromUsdc(row.fundingFee),
     initiatedAt: row.initiatedAt,
-    executedAt: row.executedAt,
-    executedTx: row.executedTx,
+    executedAt: row.executedAt === null || row.executedAt === '0' ? null : row.executedAt,
+    executedTx: row.executedTx === null || row.executedTx === '0x' ? null : row.executedTx,
     isCancelled: row.isCancelled,
-    cancelReason: row.cancelReason,
+    cancelReason: row.cancelReason === null || row.cancelReason === 'NONE' ? null : row.cancelReason,
   }
+}
+
+function pairRef(pair: { id: string; from: string; to: string }): { id: string; from: string; to: string } {
+  return { id: pair.id, from: pair.from, to: pair.to }
 }

@@ -1,6 +1,7 @@
 import { ServiceError } from '../../kit/errors.ts'
 import { pairBySymbol } from '../../schemas/pairs.ts'
 import { frameworkErrorBody } from '../http/error-bodies.ts'
+import { unknownPairError } from '../http/unknown-pair.ts'
 import type { Route } from '../http/http-server.ts'
 import { refuseQuery } from '../http/refuse-query.ts'
 import { EncodedBody } from '../http/encoded-body.ts'
@@ -32,11 +33,7 @@ export function snapshotRoutes(view: Materializer): Route[] {
       handle({ params, query }) {
         refuseQuery(query)
         const pair = params.pair!
-        if (!pairBySymbol(pair)) {
-          throw new ServiceError('not_found', `unknown pair "${pair}"; symbols look like BTC-USD (see GET /v1/pairs)`, {
-            details: { pair },
-          })
-        }
+        if (!pairBySymbol(pair)) throw unknownPairError(pair)
         const row = view.rowBody(pair)
         if (row) return jsonBytesReply(200, row)
         if (!view.snapshotBody()) return noTicksYet()

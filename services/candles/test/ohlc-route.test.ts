@@ -42,7 +42,7 @@ const postOhlc = (body: unknown, baseUrl = server.baseUrl) =>
     body: typeof body === 'string' ? body : JSON.stringify(body),
     headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${nextClient++}` },
   })
-const wire = ({ time, open, high, low, close }: Candle) => ({ from: 'BTC', to: 'USD', time, open, high, low, close })
+const wire = ({ time, open, high, low, close }: Candle) => ({ from: 'BTC', to: 'USD', time: time * 1000, open, high, low, close })
 
 t.test('one-minute candles of a range, with the pair as base and quote, on the ohlc budget', async (t) => {
   const request = { pair: 'BTC-USD', fromTimestampSeconds: DAY, toTimestampSeconds: DAY + 600, resolution: '1' }
@@ -60,15 +60,16 @@ t.test('wider resolutions; minutes may be sent as a number; from widens to the s
   )
   t.strictSame(body, {
     data: [
-      { from: 'BTC', to: 'USD', time: DAY, open: 100, high: 103, low: 99, close: 102.5 },
-      { from: 'BTC', to: 'USD', time: DAY + 300, open: 105, high: 108, low: 104, close: 107.5 },
+      // candle times in milliseconds
+      { from: 'BTC', to: 'USD', time: DAY * 1000, open: 100, high: 103, low: 99, close: 102.5 },
+      { from: 'BTC', to: 'USD', time: (DAY + 300) * 1000, open: 105, high: 108, low: 104, close: 107.5 },
     ],
     lastRequestTimestamp: DAY + 600,
   })
   const daily = await readJson(
     await postOhlc({ pair: 'BTC-USD', fromTimestampSeconds: DAY - 86_400, toTimestampSeconds: DAY + 86_400, resolution: '1D' }),
   )
-  t.strictSame(daily.data, [{ from: 'BTC', to: 'USD', time: DAY, open: 100, high: 108, low: 99, close: 107.5 }])
+  t.strictSame(daily.data, [{ from: 'BTC', to: 'USD', time: DAY * 1000, open: 100, high: 108, low: 99, close: 107.5 }])
   const before = await readJson(
     await postOhlc({ pair: 'BTC-USD', fromTimestampSeconds: DAY - 600, toTimestampSeconds: DAY, resolution: '60' }),
   )

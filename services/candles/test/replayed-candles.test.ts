@@ -44,10 +44,10 @@ function expectedCandles(ticks: RecordedTick[], pair: string, resolution: OhlcRe
     mids.push(tick.mid)
     byPeriod.set(period, mids)
   }
-  return [...byPeriod].map(([time, mids]) => ({
+  return [...byPeriod].map(([period, mids]) => ({
     from: base,
     to: quote,
-    time,
+    time: period * 1000,
     open: mids[0]!,
     high: Math.max(...mids),
     low: Math.min(...mids),

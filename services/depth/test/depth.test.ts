@@ -7,25 +7,9 @@ import { priceRow, rowBytes } from '../../../test/support/price-rows.ts'
 import type { PriceRow } from '../../../schemas/price.ts'
 import { DepthBook, Quote } from '../../../schemas/depth.ts'
 import { startGateway } from '../../indexer/test/fixtures/gateway.ts'
-import type { DepthParameters } from '../impact-parameters.ts'
 import { depthRoutes } from '../routes.ts'
 
 const AT = 1_767_225_600
-const ONE_MILLION_AT_1E_9 = { netVolThresholdUsd: 1_000_000, priceImpactK: 1e-9 }
-/** Round parameters, so the figures can be worked out by hand. */
-const PARAMETERS: DepthParameters = {
-  levelsUsd: [10_000, 1_000_000, 2_000_000, 12_000_000, 20_000_000],
-  assetClasses: {
-    crypto: ONE_MILLION_AT_1E_9,
-    fx: ONE_MILLION_AT_1E_9,
-    metal: ONE_MILLION_AT_1E_9,
-    energy: ONE_MILLION_AT_1E_9,
-    index: ONE_MILLION_AT_1E_9,
-    stock: ONE_MILLION_AT_1E_9,
-  },
-  pairs: {},
-}
-
 const rows = new Map<string, Buffer>()
 const live = (pair: string, overrides: Partial<PriceRow>) =>
   rows.set(pair, rowBytes(priceRow(pair, { timestampSeconds: AT, ...overrides })))
@@ -34,22 +18,36 @@ live('USD-KRW', { bid: 1399.3, mid: 1400, ask: 1400.7 })
 live('US500-USD', { bid: 6720, mid: 6721, ask: 6722 })
 // ETH-USD has no live row
 
+// Seed on 42161, pair 0 (BTC-USD): K 2e-10 (×1e27: 2e17), threshold 5M, 8M bought and 1M sold, last
+// updated at 1767225405; the figures are priced 600 s later.
+const NOW = 1_767_225_405 + 600
 const gateway = await startGateway(t, {
-  routes: (indexer) => depthRoutes({ indexer, prices: { rowBody: (pair) => rows.get(pair) }, parameters: PARAMETERS }),
+  routes: (indexer) =>
+    depthRoutes({
+      indexer,
+      prices: { rowBody: (pair) => rows.get(pair) },
+      levelsUsd: [10_000, 1_000_000, 5_000_000, 20_000_000],
+      now: () => NOW,
+    }),
 })
 
 const BTC_PRICE = { bid: 99_990, mid: 100_000, ask: 100_010, timestampSeconds: AT }
-// Seed on 42161, pair 0: longOI 90.072552395431549714 BTC, shortOI 141.762607531517891042 BTC, maxOI 24,400,000 USD.
-// At mid 100,000: long 24,400,000 − 9,007,255.24 = 15,392,744.76; short 24,400,000 − 14,176,260.75 = 10,223,739.24.
-const LONG_ROOM = 15_392_744.76
-const SHORT_ROOM = 10_223_739.24
+// Open interest: long 15.354898614822029606 BTC, short 134.905778414855205217 BTC, ceiling 24,400,000 USD.
+// At mid 100,000 (USDC ×1e6, truncated): long 24.4M − 1,535,489.861481 = 22,864,510.138518; short
+// 24.4M − 13,490,577.841485 = 10,909,422.158515. The group ceiling (40 % of 60M) is far off.
+const LONG_ROOM = 22_864_510.13
+const SHORT_ROOM = 10_909_422.15
 
-t.test('depth of BTC-USD: levels that fit under the ceiling, per side', async (t) => {
+t.test('depth of BTC-USD by the contract arithmetic on the pair state of the indexed source', async (t) => {
   const answer = await gateway.get('/v1/depth/BTC-USD')
   t.equal(answer.status, 200)
   t.equal(answer.headers.get('x-ratelimit-limit'), '60')
   t.ok(DepthBook.safeParse(answer.body).success)
-  // spread term 0.01 %; the dynamic term starts past 1M: 2M → 0.025 %, 12M → 1e-9 · (11e6)² / 24e6 = 0.5041667 %
+  // Longs meet the decayed buy volume: rate 277777777777778 / 1.4 (imbalance 7M / 5M) = 198412698412698;
+  // after 600 s, 8M × 0.887640449438202467 = 7,101,123.5955 USD, past the threshold, so every size pays
+  // K · (V0 − T + S/2): 10k → 0.0421224719 % + 0.01 % spread = 0.052122 %, 1M → 0.062022 %, 5M → 0.102022 %,
+  // 20M → 0.252022 %. Shorts meet 887,640.45 of sell volume: spread only until V0 + S passes 5M;
+  // 5M → 0.011576 %.
   t.strictSame(answer.body, {
     pair: 'BTC-USD',
     chainId: 42161,
@@ -57,10 +55,10 @@ t.test('depth of BTC-USD: levels that fit under the ceiling, per side', async (t
     long: {
       availableNotionalUsd: LONG_ROOM,
       levels: [
-        { notionalUsd: 10_000, fillPrice: 100_010, impactPercent: 0.01 },
-        { notionalUsd: 1_000_000, fillPrice: 100_010, impactPercent: 0.01 },
-        { notionalUsd: 2_000_000, fillPrice: 100_035, impactPercent: 0.035 },
-        { notionalUsd: 12_000_000, fillPrice: 100_514.1667, impactPercent: 0.514167 },
+        { notionalUsd: 10_000, fillPrice: 100_052.1225, impactPercent: 0.052122 },
+        { notionalUsd: 1_000_000, fillPrice: 100_062.0225, impactPercent: 0.062022 },
+        { notionalUsd: 5_000_000, fillPrice: 100_102.0225, impactPercent: 0.102022 },
+        { notionalUsd: 20_000_000, fillPrice: 100_252.0225, impactPercent: 0.252022 },
       ],
     },
     short: {
@@ -68,29 +66,36 @@ t.test('depth of BTC-USD: levels that fit under the ceiling, per side', async (t
       levels: [
         { notionalUsd: 10_000, fillPrice: 99_990, impactPercent: 0.01 },
         { notionalUsd: 1_000_000, fillPrice: 99_990, impactPercent: 0.01 },
-        { notionalUsd: 2_000_000, fillPrice: 99_965, impactPercent: 0.035 },
+        { notionalUsd: 5_000_000, fillPrice: 99_988.42419, impactPercent: 0.011576 },
       ],
     },
   })
 })
 
 t.test('quote: fill price, impact and the room left on that side', async (t) => {
-  const short = await gateway.get('/v1/depth/BTC-USD/quote?side=short&notionalUsd=12000000')
+  const short = await gateway.get('/v1/depth/BTC-USD/quote?side=short&notionalUsd=20000000')
   t.equal(short.status, 200)
   t.ok(Quote.safeParse(short.body).success)
+  // excess 15,887,640.449438202467: 2e17 · excess² · 100 / (2 · 20e24) / 1e27 = 0.126209 %, + 0.01 %
   t.strictSame(short.body, {
     pair: 'BTC-USD',
     chainId: 42161,
     side: 'short',
-    notionalUsd: 12_000_000,
+    notionalUsd: 20_000_000,
     ...BTC_PRICE,
-    fillPrice: 99_485.83333,
-    impactPercent: 0.514167,
+    fillPrice: 99_863.79144,
+    impactPercent: 0.136209,
     availableNotionalUsd: SHORT_ROOM,
   })
   const long = await gateway.get('/v1/depth/BTC-USD/quote?side=long&notionalUsd=2000000.50&chainId=42161')
-  // excess 1,000,000.5: 1e-9 · excess² / (2 · 2,000,000.5) = 0.02500001875 %; 100,035.00001875 to 10 digits
-  t.match(long.body, { side: 'long', notionalUsd: 2_000_000.5, fillPrice: 100_035, impactPercent: 0.035, availableNotionalUsd: LONG_ROOM })
+  // 2e17 · (7,101,123.5955 − 5M + 1,000,000.25) · 100 / 1e27 = 0.062022 %, + 0.01 %
+  t.match(long.body, {
+    side: 'long',
+    notionalUsd: 2_000_000.5,
+    fillPrice: 100_072.0225,
+    impactPercent: 0.072022,
+    availableNotionalUsd: LONG_ROOM,
+  })
   const testnet = await gateway.get('/v1/depth/BTC-USD/quote?side=long&notionalUsd=10000&chainId=421614')
   t.equal(testnet.body.chainId, 421614)
   t.not(testnet.body.availableNotionalUsd, LONG_ROOM, "the chain's own open interest")
@@ -129,10 +134,16 @@ t.test("symbols are the price endpoints' symbols; unknown ones are 404", async (
     t.equal(answer.status, 404, path)
     t.strictSame(answer.body, {
       error: 'Not Found',
-      message: 'unknown pair "SPX-USD"; symbols look like BTC-USD (see GET /v1/pairs)',
-      details: { pair: 'SPX-USD' },
+      message: '"SPX-USD" is the indexed source\'s spelling of US500-USD; use US500-USD',
+      details: { pair: 'SPX-USD', symbol: 'US500-USD' },
     })
   }
+  const unknown = await gateway.get('/v1/depth/DOGE-USD')
+  t.strictSame(unknown.body, {
+    error: 'Not Found',
+    message: 'unknown pair "DOGE-USD"; symbols look like BTC-USD (see GET /v1/pairs)',
+    details: { pair: 'DOGE-USD' },
+  })
 })
 
 t.test('no live price: 503', async (t) => {

@@ -1,7 +1,7 @@
 // The data set of one chain, generated once per (chain, seed) and then shared: the server reads it and
 // tests use it to compute expected answers.
 
-import { chainHeadAt } from '../chain-head.ts'
+import { blockNumberAt } from '../chain-head.ts'
 import { ENTITIES, type EntityName } from '../entities.ts'
 import type { Row } from '../filters.ts'
 import type { ChainId, SeedData } from '../rows.ts'
@@ -28,8 +28,8 @@ export function seedData(chainId: ChainId, seed: number = DEFAULT_SEED): SeedDat
 
 /** A fresh, uncached build; the same (chain, seed) always builds the same data. */
 export function buildSeedData(chainId: ChainId, seed: number): SeedData {
-  const blockAt = (timestamp: bigint) => BigInt(chainHeadAt(chainId, Number(timestamp)).number)
-  const pairs = buildPairs(createRandom(seed, chainId, 'pairs'), chainHeadAt(chainId, SEED_HEAD_TIMESTAMP).number)
+  const blockAt = (timestamp: bigint) => BigInt(blockNumberAt(chainId, Number(timestamp)))
+  const pairs = buildPairs(createRandom(seed, chainId, 'pairs'), blockNumberAt(chainId, SEED_HEAD_TIMESTAMP))
   const profiles = traderProfiles(chainId)
   const traders = profiles.map((profile) => profile.address)
   const activity = generateActivity(createRandom(seed, chainId, 'activity'), profiles, pairs.tradeable, blockAt)

@@ -3,7 +3,7 @@
 // row and the vault.
 
 import type { Activity } from './activity.ts'
-import type { GroupRow, MetaDataRow, PairRow, StatFields, UserRow, VaultRow } from '../entities.ts'
+import type { GroupRow, MetaDataRow, PairRow, StatFields, TotalFields, UserRow, VaultRow } from '../entities.ts'
 import { toLeverage, toUsdc } from './units.ts'
 
 /** The one metadata row, as clients address it: `metaData(id: "ostium")`. */
@@ -13,9 +13,17 @@ export const VAULT_ID = 'usdc-vault'
 const VAULT_ASSETS_USD = 60_000_000
 
 export function countOpenPerPair(pairs: PairRow[], activity: Activity): void {
+  const openTrades = countBy(
+    activity.trades.filter((trade) => trade.isOpen),
+    (trade) => trade.pair,
+  )
+  const restingOrders = countBy(
+    activity.limits.filter((limit) => limit.isActive),
+    (limit) => limit.pair,
+  )
   for (const pair of pairs) {
-    pair.totalOpenTrades = BigInt(activity.trades.filter((trade) => trade.isOpen && trade.pair === pair.id).length)
-    pair.totalOpenLimitOrders = BigInt(activity.limits.filter((limit) => limit.isActive && limit.pair === pair.id).length)
+    pair.totalOpenTrades = BigInt(openTrades.get(pair.id) ?? 0)
+    pair.totalOpenLimitOrders = BigInt(restingOrders.get(pair.id) ?? 0)
   }
 }
 
@@ -30,7 +38,13 @@ export function sumGroupCollateral(groups: GroupRow[], pairs: readonly PairRow[]
 }
 
 export function buildUsers(traders: readonly string[], activity: Activity): UserRow[] {
-  return traders.map((trader) => ({ id: trader, keeperAllowance: 0n, ...statsOf(activity, (row) => row.trader === trader) }))
+  const of = <Row extends { trader: string }>(rows: readonly Row[]) => groupBy(rows, (row) => row.trader)
+  const [trades, limits, orders] = [of(activity.trades), of(activity.limits), of(activity.orders)]
+  return traders.map((trader) => ({
+    id: trader,
+    keeperAllowance: 0n,
+    ...statsOf({ trades: trades.get(trader) ?? [], limits: limits.get(trader) ?? [], orders: orders.get(trader) ?? [] }),
+  }))
 }
 
 export function buildMetaData(activity: Activity, userCount: number): MetaDataRow {
@@ -46,7 +60,7 @@ export function buildMetaData(activity: Activity, userCount: number): MetaDataRo
     maxPendingMarketOrders: 5n,
     maxTradesPerPair: 3n,
     totalUsers: BigInt(userCount),
-    ...statsOf(activity, () => true),
+    ...protocolTotals(statsOf(activity)),
   }
 }
 
@@ -69,9 +83,7 @@ export function buildVault(): VaultRow {
   }
 }
 
-function statsOf(activity: Activity, belongs: (row: { trader: string }) => boolean): StatFields {
-  const trades = activity.trades.filter(belongs)
-  const orders = activity.orders.filter(belongs)
+function statsOf({ trades, limits, orders }: Activity): StatFields {
   const closes = orders.filter((order) => order.orderAction === 'Close')
   const executed = orders.filter((order) => !order.isPending && !order.isCancelled)
   const volumeOf = (rows: ReadonlyArray<{ notional: bigint }>) => sum(rows.map((row) => row.notional))
@@ -88,7 +100,7 @@ function statsOf(activity: Activity, belongs: (row: { trader: string }) => boole
     totalTrades: BigInt(trades.length),
     totalOpenTrades: BigInt(trades.filter((trade) => trade.isOpen).length),
     totalMarketOrders: typed('Market'),
-    totalOpenLimitOrders: BigInt(activity.limits.filter((limit) => belongs(limit) && limit.isActive).length),
+    totalOpenLimitOrders: BigInt(limits.filter((limit) => limit.isActive).length),
     totalCancelledOrders: BigInt(orders.filter((order) => order.isCancelled).length),
     totalProfitTrades: BigInt(closes.filter((order) => order.amountSentToTrader > order.collateral).length),
     totalLossTrades: BigInt(closes.filter((order) => order.amountSentToTrader <= order.collateral).length),
@@ -101,6 +113,30 @@ function statsOf(activity: Activity, belongs: (row: { trader: string }) => boole
     totalLiquidationFee: feeTotal('liquidationFee'),
     totalRolloverFee: feeTotal('rolloverFee'),
   }
+}
+
+/** The protocol keeps the per-user totals less the user-only ones. */
+function protocolTotals({
+  totalClosedCollateral: _collateral,
+  netFundingPayment: _funding,
+  totalCancelledOrders: _cancelled,
+  ...totals
+}: StatFields): TotalFields {
+  return totals
+}
+
+function groupBy<Row>(rows: readonly Row[], key: (row: Row) => string): Map<string, Row[]> {
+  const groups = new Map<string, Row[]>()
+  for (const row of rows) {
+    const group = groups.get(key(row))
+    if (group) group.push(row)
+    else groups.set(key(row), [row])
+  }
+  return groups
+}
+
+function countBy<Row>(rows: readonly Row[], key: (row: Row) => string): Map<string, number> {
+  return new Map([...groupBy(rows, key)].map(([name, group]) => [name, group.length]))
 }
 
 function sum(values: readonly bigint[]): bigint {

@@ -2,7 +2,7 @@
 // verbatim against the stand-in and gets data without errors, except those graph-node refuses too.
 
 import t from 'tap'
-import { parse, type OperationDefinitionNode } from 'graphql'
+import { Kind, parse, type OperationDefinitionNode } from 'graphql'
 import { DEMO_TRADER, seedData, type PairRow } from '../index.ts'
 import { PUBLIC_CLIENT_QUERIES, type PublicClientQuery } from './fixtures/public-client-queries.ts'
 import { postGraphql, startStandin, wireFields } from './fixtures/standin-client.ts'
@@ -61,7 +61,7 @@ t.test('every public client query, verbatim', async (t) => {
       t.strictSame(answer.errors, undefined, 'no errors')
       const operation = parse(query).definitions[0] as OperationDefinitionNode
       const roots = operation.selectionSet.selections.map((selection) =>
-        selection.kind === 'Field' ? (selection.alias ?? selection.name).value : '',
+        selection.kind === Kind.FIELD ? (selection.alias ?? selection.name).value : '',
       )
       t.strictSame(Object.keys(answer.data ?? {}).sort(), roots.sort(), 'data for every root field')
     })

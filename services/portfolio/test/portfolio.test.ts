@@ -8,6 +8,7 @@ import { LimitsEnvelope } from '../../../schemas/limits.ts'
 import { OrdersEnvelope } from '../../../schemas/orders.ts'
 import { PairsEnvelope } from '../../../schemas/pair-list.ts'
 import { TradesEnvelope } from '../../../schemas/trades.ts'
+import { FEED_IDS } from '../../ingestor/feed-ids.ts'
 import { DEMO_TRADER, WHALE_TRADER, seedData, type LimitRow, type OrderRow, type TradeRow } from '../../indexer-standin/index.ts'
 import { startGateway } from '../../indexer/test/fixtures/gateway.ts'
 import { portfolioRoutes } from '../routes.ts'
@@ -31,7 +32,7 @@ function restingIds(trader: string): string[] {
 
 /** The seed's settled orders of a wallet, newest first. */
 function settledRows(trader: string): OrderRow[] {
-  return mainnet.orders.filter((row) => row.trader === trader && !row.isPending).sort(byTime((row: OrderRow) => row.executedAt ?? 0n, -1))
+  return mainnet.orders.filter((row) => row.trader === trader && !row.isPending).sort(byTime((row: OrderRow) => row.executedAt, -1))
 }
 
 const TRADER_PARAM = `trader=${DEMO_TRADER}`
@@ -120,25 +121,25 @@ t.test('GET /v1/limits', async (t) => {
     )
     // 18-decimal prices, 6-decimal USDC, leverage ×100, converted by hand
     t.strictSame(limits[0], {
-      id: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8_54_0',
+      id: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8_60_0',
       trader: demo,
       isActive: true,
       isBuy: true,
-      isDayTrade: false,
+      isDayTrade: false, // the subgraph's Limit has no such field
       limitType: 'STOP',
-      openPrice: 558.0132478, // 558013247800000000000
-      stopLossPrice: 556.78561865484, // 556785618654840000000
-      takeProfitPrice: 568.11328758518, // 568113287585180000000
-      collateral: 1393, // 1393000000
-      notionalInUsd: 139300, // 139300000000
-      notionalInUnits: 249.635650316902745046, // 249635650316902745046
-      leverage: 100, // 10000
+      openPrice: 150.7492157, // 150749215700000000000
+      stopLossPrice: 0, // an unset exit
+      takeProfitPrice: 0,
+      collateral: 3893, // 3893000000
+      notionalInUsd: 58395, // 58395000000
+      notionalInUnits: 387.365199406473595338, // 387365199406473595338
+      leverage: 15, // 1500
       orderId: '1000092',
-      initiatedAt: '1762147074',
-      updatedAt: '1762147074',
-      pair: { id: '54', from: 'KR2550', to: 'USD' },
+      initiatedAt: '1762417573',
+      updatedAt: '1762417573',
+      pair: { id: '60', from: 'ARM', to: 'USD' },
     })
-    t.equal(limits[1].stopLossPrice, 0, 'an unset exit is 0')
+    t.equal(limits[1].stopLossPrice, 0.3059704919, '305970491900000000')
     for (const limit of limits)
       t.equal(limit.notionalInUsd, limit.collateral * limit.leverage, `${limit.id}: notional = collateral × leverage`)
   })
@@ -197,22 +198,26 @@ t.test('GET /v1/trades: open positions, oldest first', async (t) => {
     trades.map((trade: { id: string }) => trade.id),
     open.map((row) => row.id),
   )
+  // funding and rollover: the pair's per-OI accumulator now minus the trade's at open, × collateral ×
+  // leverage (the Python SDK's GetTradeFundingFee): pair 49 accFundingLong 118893590000000000, trade
+  // 119769930000000000 → −0.00087634 × 4265 × 3 = −11.2127703 (received); accRolloverLong
+  // 20759420000000000 − 19199830000000000 → 0.00155959 × 12795 = 19.95495405
   t.strictSame(trades[0], {
     id: '500040',
     trader: demo,
-    pair: { id: '47', from: 'ORCL', to: 'USD' },
+    pair: { id: '49', from: 'COST', to: 'USD' },
     index: 0,
-    isBuy: false,
-    collateral: 335, // 335000000
-    leverage: 15, // 1500
-    openPrice: 207.778563144566, // 207778563144566000000
-    stopLossPrice: 0,
-    takeProfitPrice: 0,
-    notionalInUsd: 5025, // 5025000000
-    notionalInUnits: 24.184400565441190137, // 24184400565441190137
-    funding: -0.564497, // -564497: received
-    rollover: 0.614114, // 614114
-    openedAt: '1762140797',
+    isBuy: true,
+    collateral: 4265, // 4265000000
+    leverage: 3, // 300
+    openPrice: 858.754598033217, // 858754598033217000000
+    stopLossPrice: 697.6522354421854908, // 697652235442185490800
+    takeProfitPrice: 1189.4609937358088667, // 1189460993735808866700
+    notionalInUsd: 12795, // 12795000000
+    notionalInUnits: 14.89948354198516193, // 14899483541985161930: asset units, 18 decimals
+    funding: -11.2127703,
+    rollover: 19.95495405,
+    openedAt: '1762375085',
   })
   const since = await gateway.get(`/v1/trades?trader=${DEMO_TRADER}&since=${open[5]!.timestamp}`)
   t.strictSame(
@@ -233,42 +238,43 @@ t.test('GET /v1/orders: settled orders, newest first', async (t) => {
       orders.map((order: { id: string }) => order.id),
       settledRows(demo).map((row) => row.id),
     )
-    const close = orders.find((order: { id: string }) => order.id === '1000090')
+    const close = orders.find((order: { id: string }) => order.id === '1000005')
     t.strictSame(close, {
-      id: '1000090',
+      id: '1000005',
       trader: demo,
-      pair: { id: '59', from: 'XLE', to: 'USD' },
-      tradeId: '500039',
-      isBuy: true,
-      orderType: 'MARKET',
+      pair: { id: '61', from: 'ASML', to: 'USD' },
+      tradeId: '500002',
+      isBuy: false,
+      orderType: 'Market',
       orderAction: 'Close',
-      price: 99.512603435468898, // 99512603435468898000
-      priceAfterImpact: 99.452895873407616662, // 99452895873407616662
-      priceImpactPercent: 0.06, // 6
-      collateral: 2329,
-      leverage: 10,
-      notionalInUsd: 23290,
-      notionalInUnits: 252.693750659499187945,
-      profitPercent: 79.74, // 7974
-      totalProfitPercent: 77.36, // 7736
-      amountSentToTrader: 4130.760373, // 4130760373
-      rolloverFee: 12.046756,
-      fundingFee: 43.44415, // 43444150
-      initiatedAt: '1762115047',
-      executedAt: '1762115049',
-      executedTx: '0x174b2274d38ad895484cebb299e33560d8504f0f6ff903f14df6f35b421e42e1',
+      price: 920.284741037444664, // 920284741037444664000
+      priceAfterImpact: 920.652854933859641865, // 920652854933859641865
+      priceImpactPercent: 0.04, // 4
+      collateral: 40, // 40000000
+      leverage: 15, // 1500
+      notionalInUsd: 600, // 600000000
+      notionalInUnits: 0.630457046746136093, // 630457046746136093
+      profitPercent: 49.53, // 4953
+      totalProfitPercent: 45.64, // 4564
+      amountSentToTrader: 58.255397, // 58255397
+      rolloverFee: 1.580168, // 1580168
+      fundingFee: -0.023912, // -23912: received
+      initiatedAt: '1759612933',
+      executedAt: '1759612934',
+      executedTx: '0x306ed04eda5d204d63ae5f8fcd226d05a42bd12f511c2d5a43e6fc2ecc27ff25',
       isCancelled: false,
-      cancelReason: null,
+      cancelReason: null, // NONE on the source
     })
+    // cancelled before opening: tradeID "0" on the source
     t.match(
-      orders.find((order: { id: string }) => order.id === '1000086'),
+      orders.find((order: { id: string }) => order.id === '1000010'),
       {
         tradeId: null,
         isCancelled: true,
-        cancelReason: 'TIMEOUT',
-        price: 413.65951983,
+        cancelReason: 'EXPOSURE_LIMITS',
+        price: 1.29202988,
         priceAfterImpact: 0,
-        executedAt: '1761993376',
+        executedAt: '1759750151',
       },
     )
   })
@@ -323,21 +329,21 @@ t.test('GET /v1/pairs: every pair by pairIndex, in the source spelling', async (
     pair: 'US500-USD',
     from: 'SPX',
     to: 'USD',
-    feed: '0x64c732fc37f0ec5f47aa1325ad79260182e80b82cd34ef48fa1f22d572cf4be5',
+    feed: FEED_IDS.find((entry) => entry.pair === 'US500-USD')!.feedId, // the feed of its price rows
     group: { id: '4', name: 'indices', minLeverage: 2, maxLeverage: 100 },
     tradeable: true,
-    longOI: 662.280230681700245659, // units, 18 decimals
-    shortOI: 2080.287487582556061292,
-    maxOI: 23_500_000, // USDC 23500000000000
+    longOI: 1408.687311168334432435, // units, 18 decimals
+    shortOI: 617.059754519522228781,
+    maxOI: 16_700_000, // USDC 16700000000000
     makerFeeP: 0.01, // percent ×1e6: 10000
     takerFeeP: 0.03,
     spreadP: 0.01,
     maxLeverage: 100,
     overnightMaxLeverage: 50,
-    lastTradePrice: 6724.26793607,
-    curFundingLong: 0.00000000125178745, // 1251787450
-    curFundingShort: -0.000000003223884443,
-    curRollover: 0.000000000613997715,
+    lastTradePrice: 6756.52809893,
+    curFundingLong: 3.273000189, // 3273000189 / 1e9, as both public SDKs scale it
+    curFundingShort: 0.572664114, // 572664114
+    curRollover: 0.000000000070353415, // 70353415, 18 decimals
   })
   t.match(pairs[53], { pair: 'USD-KRW', from: 'USD', to: 'KRW', tradeable: false, maxOI: 0, longOI: 0, shortOI: 0 })
   t.equal(pairs.filter((pair) => !pair.tradeable).length, 1, 'all others are tradeable')

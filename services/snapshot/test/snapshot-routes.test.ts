@@ -55,6 +55,13 @@ t.test('one pair: its row; unknown symbol 404; known pair without a row 404', as
     message: 'unknown pair "DOGE-USD"; symbols look like BTC-USD (see GET /v1/pairs)',
     details: { pair: 'DOGE-USD' },
   })
+  const legacy = await fetch(`${edge.baseUrl}/v1/prices/SPX-USD`)
+  t.equal(legacy.status, 404)
+  t.same(await readJson(legacy), {
+    error: 'Not Found',
+    message: '"SPX-USD" is the indexed source\'s spelling of US500-USD; use US500-USD',
+    details: { pair: 'SPX-USD', symbol: 'US500-USD' },
+  })
   const silent = await fetch(`${edge.baseUrl}/v1/prices/EUR-USD`)
   t.equal(silent.status, 404)
   t.same((await readJson(silent)).details, { pair: 'EUR-USD' })
