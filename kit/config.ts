@@ -16,10 +16,14 @@ export function parseEnv<Schema extends z.ZodType>(schema: Schema, env: Env, rol
   throw new ServiceError('config_invalid', `invalid configuration for ${role}: ${problems.join('; ')}`)
 }
 
+/** Variables whose whole value is a credential (RELAYER_PRIVATE_KEY, HERMES_API_KEY): named, never quoted. */
+const SECRET_VARIABLE = /(?:^|_)(?:KEY|SECRET|PASSWORD|TOKEN)$/
+
 function describeIssue(name: string, env: Env, message: string): string {
   if (!name) return message
   const value = env[name]
-  return value === undefined ? `${name} is not set: ${message}` : `${name}=${JSON.stringify(maskUrl(value))}: ${message}`
+  if (value === undefined) return `${name} is not set: ${message}`
+  return SECRET_VARIABLE.test(name) ? `${name}: ${message}` : `${name}=${JSON.stringify(maskUrl(value))}: ${message}`
 }
 
 /** Environment helpers: env values are strings, so numbers and booleans are parsed from text. */

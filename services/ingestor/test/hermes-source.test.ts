@@ -453,10 +453,11 @@ t.test('backoff', async (t) => {
 
 t.test('keep-alive comments keep a quiet stream open; silence ends it', async (t) => {
   t.test('comments', async (t) => {
-    const { server, recorder, source } = await setup(t, { hermes: { keepAliveMs: 20 }, timing: { idleTimeoutMs: 200 } })
+    // a keep-alive every 10 ms; without them the stream would be ended after 500 ms
+    const { server, recorder, source } = await setup(t, { hermes: { keepAliveMs: 10 }, timing: { idleTimeoutMs: 500 } })
     source.start(recorder.sink)
     await server.waitForOpenStreams(1)
-    await waitFor(() => server.keepAlivesSent >= 20, { timeoutMs: WAIT_MS, what: 'twenty keep-alives' })
+    await waitFor(() => server.keepAlivesSent >= 150, { timeoutMs: 5_000, what: 'keep-alives for three idle timeouts' })
     t.equal(server.connections, 1, 'the quiet stream was kept')
   })
 
