@@ -9,6 +9,7 @@ import { waitFor, withDeadline } from '../../../test/support/wait.ts'
 import { FEED_IDS, UPSTREAM_PAIRS, feedIdFor, normalizeFeedId } from '../feed-ids.ts'
 import type { FeedSink, UpstreamQuote } from '../sources/feed-source.ts'
 import { readPriceUpdate, type FeedLookup } from '../sources/hermes-price-update.ts'
+import { hermesRefusal } from '../sources/hermes-refusal.ts'
 import { hermesUrl, logSafe } from '../sources/hermes-request.ts'
 import { hermesSource, type HermesSourceOptions } from '../sources/hermes-source.ts'
 import { reconnectDelayMs } from '../sources/reconnect-delay.ts'
@@ -394,6 +395,17 @@ t.test('429: waits out the limit: 60 s, or Retry-After when Hermes names it', as
       t.equal(server.connections, 1)
     })
   }
+})
+
+t.test('refusals read: Retry-After in seconds or as a date, a 404 naming ids', (t) => {
+  const now = Date.parse('2026-11-24T08:00:00Z')
+  const retryAfter = (value: string) => hermesRefusal('stream', 429, new Headers({ 'retry-after': value }), '', now).retryAfterMs
+  t.strictSame(['120', 'Tue, 24 Nov 2026 08:01:30 GMT', 'soon'].map(retryAfter), [120_000, 90_000, undefined])
+  const notFound = hermesRefusal('stream', 404, new Headers(), `Price ids not found: 0x${'AB'.repeat(32)}, 0x${'cd'.repeat(32)}`)
+  t.strictSame([notFound.kind, notFound.feedIds], ['unknown_feed_ids', [`0x${'ab'.repeat(32)}`, `0x${'cd'.repeat(32)}`]])
+  t.equal(hermesRefusal('stream', 404, new Headers(), '').kind, 'http_error', 'a bare 404 names nothing')
+  t.equal(hermesRefusal('price_feeds', 401, new Headers(), '').kind, 'auth')
+  t.end()
 })
 
 t.test('backoff', async (t) => {
