@@ -16,15 +16,14 @@ export function parseEnv<Schema extends z.ZodType>(schema: Schema, env: Env, rol
   throw new ServiceError('config_invalid', `invalid configuration for ${role}: ${problems.join('; ')}`)
 }
 
-/** Variables whose values are credentials: a message names them but never shows their value. */
-const SECRET_NAME = /KEY|SECRET|PASSWORD|TOKEN|PRIVATE/i
+/** Variables whose whole value is a credential (RELAYER_PRIVATE_KEY, HERMES_API_KEY): named, never quoted. */
+const SECRET_VARIABLE = /(?:^|_)(?:KEY|SECRET|PASSWORD|TOKEN)$/
 
 function describeIssue(name: string, env: Env, message: string): string {
   if (!name) return message
   const value = env[name]
   if (value === undefined) return `${name} is not set: ${message}`
-  if (SECRET_NAME.test(name) && !name.endsWith('_FILE')) return `${name} (value hidden): ${message}`
-  return `${name}=${JSON.stringify(maskUrl(value))}: ${message}`
+  return SECRET_VARIABLE.test(name) ? `${name}: ${message}` : `${name}=${JSON.stringify(maskUrl(value))}: ${message}`
 }
 
 /** Environment helpers: env values are strings, so numbers and booleans are parsed from text. */

@@ -34,7 +34,10 @@ export function checkConfiguration(env: Env, options: { embeddedChains: boolean 
   const process = attempt(() => processConfig(env))
   const roles = process?.ROLES ?? []
   const secrets: string[] = []
-  if (roles.includes('ingestor')) attempt(() => ingestorConfig(env))
+  if (roles.includes('ingestor')) {
+    const ingestor = attempt(() => ingestorConfig(env))
+    if (ingestor?.hermesApiKey) secrets.push(ingestor.hermesApiKey.reveal())
+  }
   if (roles.includes('edge')) {
     attempt(() => edgeConfig(env))
     attempt(() => candlesConfig(env))

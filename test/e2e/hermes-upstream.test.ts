@@ -12,7 +12,7 @@ import { FEED_IDS, feedIdFor } from '../../services/ingestor/feed-ids.ts'
 import { runRoles } from '../../services/run-roles.ts'
 import { HermesTestServer } from '../support/hermes/hermes-server.ts'
 import { readJson } from '../support/http.ts'
-import { waitFor } from '../support/wait.ts'
+import { START_DEADLINE_MS, waitFor } from '../support/wait.ts'
 
 const KEY = 'e2e-hermes-key-90af'
 const EUR = feedIdFor('EUR-USD')
@@ -35,7 +35,7 @@ t.test('a refused key: degraded, one error line, the metric, /readyz; the key in
   const base = `http://127.0.0.1:${service.port}`
 
   await waitFor(() => messages().some((record) => record.msg === 'Hermes refused the request: check HERMES_API_KEY'), {
-    timeoutMs: 5_000,
+    timeoutMs: START_DEADLINE_MS,
     what: 'the error line',
   })
   const status = await readJson(await fetch(`${base}/v1/status`))
@@ -74,7 +74,7 @@ t.test('with the key from a file: prices flow; an unknown feed is named on /read
   t.teardown(() => service.stop())
   const base = `http://127.0.0.1:${service.port}`
 
-  await waitFor(async () => (await readJson(await fetch(`${base}/v1/status`))).status === 'ok', { timeoutMs: 5_000, what: 'status ok' })
+  await waitFor(async () => (await readJson(await fetch(`${base}/v1/status`))).status === 'ok', { timeoutMs: START_DEADLINE_MS, what: 'status ok' })
   const prices = await readJson(await fetch(`${base}/v1/prices`))
   t.equal(prices.prices.find((row: { pair: string }) => row.pair === 'BTC-USD').mid, 95_000)
   t.equal(hermes.lastAuthorization, `Bearer ${KEY}`)

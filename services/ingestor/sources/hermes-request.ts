@@ -1,6 +1,7 @@
 // Where and how requests to Hermes go: an endpoint joined to the configured base URL, keeping the base's
 // path prefix and query (a provider's path, an ACCESS_TOKEN parameter), and the API key as a Bearer header.
 
+import { createRedactor, secretsOfUrl } from '../../../kit/redaction.ts'
 import type { Secret } from '../../../kit/secret.ts'
 
 /** base + path, e.g. https://host/prefix?ACCESS_TOKEN=x + v2/price_feeds → https://host/prefix/v2/price_feeds?ACCESS_TOKEN=x */
@@ -14,18 +15,11 @@ export function hermesHeaders(apiKey: Secret<string> | undefined, accept: string
   return apiKey ? { accept, authorization: `Bearer ${apiKey.reveal()}` } : { accept }
 }
 
-/** Text fit for a log line: at most `maxChars`, with the key and the base URL's query values blanked out. */
-export function loggable(text: string, secrets: readonly string[], maxChars = 200): string {
-  let safe = text
-  for (const secret of secrets) if (secret !== '') safe = safe.replaceAll(secret, '[redacted]')
-  return safe.slice(0, maxChars)
-}
+/** Longer bodies are cut: a refusal's reason is in its first words. */
+const MAX_LOGGED_CHARS = 200
 
-/** Shorter query values (flags, small numbers) are no credentials, and blanking them would garble log text. */
-const MIN_SECRET_CHARS = 8
-
-/** Everything secret a Hermes request carries: the key and the credential-length values of the base URL's query. */
-export function requestSecrets(baseUrl: string, apiKey: Secret<string> | undefined): string[] {
-  const values = [...new URL(baseUrl).searchParams.values()].filter((value) => value.length >= MIN_SECRET_CHARS)
-  return apiKey ? [apiKey.reveal(), ...values] : values
+/** Makes text fit for a log line: the key and the base URL's secret parts (query values, key-like path segments) masked, cut short. */
+export function logSafe(baseUrl: string, apiKey: Secret<string> | undefined): (text: string) => string {
+  const redactor = createRedactor([...(apiKey ? [apiKey.reveal()] : []), ...secretsOfUrl(baseUrl)])
+  return (text) => redactor.mask(text).slice(0, MAX_LOGGED_CHARS)
 }

@@ -16,6 +16,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser'
 
 import type { Logger } from '../../../kit/logger.ts'
 import type { Metrics } from '../../../kit/metrics.ts'
+import { maskUrl } from '../../../kit/redaction.ts'
 import type { Secret } from '../../../kit/secret.ts'
 import { throttledWarning } from '../../../kit/throttled-warning.ts'
 import { UPSTREAM_PAIRS, feedIdFor, normalizeFeedId } from '../feed-ids.ts'
@@ -24,7 +25,7 @@ import { HERMES_ERROR_KINDS, hermesErrorKind } from './hermes-error-event.ts'
 import { listedFeedIds } from './hermes-feed-list.ts'
 import { readPriceUpdate, type FeedLookup } from './hermes-price-update.ts'
 import { HermesRefusal, hermesRefusal } from './hermes-refusal.ts'
-import { hermesHeaders, hermesUrl, loggable, requestSecrets } from './hermes-request.ts'
+import { hermesHeaders, hermesUrl, logSafe } from './hermes-request.ts'
 import { reconnectDelayMs, type ReconnectPolicy } from './reconnect-delay.ts'
 import { RepeatFilter } from './repeat-filter.ts'
 
@@ -92,8 +93,7 @@ export function hermesSource(options: HermesSourceOptions): HermesSource {
   const logger = options.logger.child({ source: 'hermes' })
   const timing = { ...HERMES_TIMING, ...options.timing }
   const { metrics } = options
-  const secrets = requestSecrets(options.baseUrl, options.apiKey)
-  const safe = (text: string) => loggable(text, secrets)
+  const safe = logSafe(options.baseUrl, options.apiKey)
   const pairByFeedId = subscribedFeeds(options.pairs ?? UPSTREAM_PAIRS, logger)
   /** the ids asked for: the configured ones minus those Hermes turned out not to know */
   const subscribed = new Map(pairByFeedId)
@@ -115,7 +115,7 @@ export function hermesSource(options: HermesSourceOptions): HermesSource {
       logger.warn('no pairs with an upstream feed to stream')
       return
     }
-    logger.info({ upstream: new URL(options.baseUrl).origin, apiKey: options.apiKey !== undefined }, 'streaming from Hermes')
+    logger.info({ upstream: maskUrl(options.baseUrl), apiKey: options.apiKey !== undefined }, 'streaming from Hermes')
     let failures = 0
     while (!stopping.signal.aborted) {
       let wait = { minimumMs: 0, reason: 'ended' }

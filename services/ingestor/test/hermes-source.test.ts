@@ -9,7 +9,8 @@ import { waitFor, withDeadline } from '../../../test/support/wait.ts'
 import { FEED_IDS, UPSTREAM_PAIRS, feedIdFor, normalizeFeedId } from '../feed-ids.ts'
 import type { FeedSink, UpstreamQuote } from '../sources/feed-source.ts'
 import { readPriceUpdate, type FeedLookup } from '../sources/hermes-price-update.ts'
-import { hermesUrl, loggable, requestSecrets } from '../sources/hermes-request.ts'
+import { hermesRefusal } from '../sources/hermes-refusal.ts'
+import { hermesUrl, logSafe } from '../sources/hermes-request.ts'
 import { hermesSource, type HermesSourceOptions } from '../sources/hermes-source.ts'
 import { reconnectDelayMs } from '../sources/reconnect-delay.ts'
 
@@ -267,10 +268,10 @@ t.test('the API key', async (t) => {
     t.equal(hermesUrl('https://h.example', 'v2/price_feeds').href, 'https://h.example/v2/price_feeds')
   })
 
-  t.test('bodies reach the log with the key and credential-length query values blanked', async (t) => {
-    const secrets = requestSecrets('https://h.example/?ACCESS_TOKEN=abcdefgh123&flag=1', new Secret('key-12345678'))
-    t.equal(loggable('bad key key-12345678, token abcdefgh123, flag 1', secrets), 'bad key [redacted], token [redacted], flag 1')
-    t.equal(loggable('x'.repeat(300), secrets).length, 200, 'and cut short')
+  t.test('bodies reach the log with the key and the URL query values masked, cut short', async (t) => {
+    const safe = logSafe('https://h.example/?ACCESS_TOKEN=abcdefgh123&flag=1', new Secret('key-12345678'))
+    t.equal(safe('bad key key-12345678, token abcdefgh123, flag 1'), 'bad key ***, token ***, flag 1')
+    t.equal(safe('x'.repeat(300)).length, 200)
   })
 
   t.test('missing: a loud error once per interval, counted, and a long wait before the next try', async (t) => {
@@ -396,6 +397,17 @@ t.test('429: waits out the limit: 60 s, or Retry-After when Hermes names it', as
   }
 })
 
+t.test('refusals read: Retry-After in seconds or as a date, a 404 naming ids', (t) => {
+  const now = Date.parse('2026-11-24T08:00:00Z')
+  const retryAfter = (value: string) => hermesRefusal('stream', 429, new Headers({ 'retry-after': value }), '', now).retryAfterMs
+  t.strictSame(['120', 'Tue, 24 Nov 2026 08:01:30 GMT', 'soon'].map(retryAfter), [120_000, 90_000, undefined])
+  const notFound = hermesRefusal('stream', 404, new Headers(), `Price ids not found: 0x${'AB'.repeat(32)}, 0x${'cd'.repeat(32)}`)
+  t.strictSame([notFound.kind, notFound.feedIds], ['unknown_feed_ids', [`0x${'ab'.repeat(32)}`, `0x${'cd'.repeat(32)}`]])
+  t.equal(hermesRefusal('stream', 404, new Headers(), '').kind, 'http_error', 'a bare 404 names nothing')
+  t.equal(hermesRefusal('price_feeds', 401, new Headers(), '').kind, 'auth')
+  t.end()
+})
+
 t.test('backoff', async (t) => {
   t.test('keeps growing while streams are accepted and dropped at once', async (t) => {
     const { logger, withMessage, logged } = capturingLogger()
@@ -453,10 +465,11 @@ t.test('backoff', async (t) => {
 
 t.test('keep-alive comments keep a quiet stream open; silence ends it', async (t) => {
   t.test('comments', async (t) => {
-    const { server, recorder, source } = await setup(t, { hermes: { keepAliveMs: 20 }, timing: { idleTimeoutMs: 200 } })
+    // a keep-alive every 10 ms; without them the stream would be ended after 500 ms
+    const { server, recorder, source } = await setup(t, { hermes: { keepAliveMs: 10 }, timing: { idleTimeoutMs: 500 } })
     source.start(recorder.sink)
     await server.waitForOpenStreams(1)
-    await waitFor(() => server.keepAlivesSent >= 20, { timeoutMs: WAIT_MS, what: 'twenty keep-alives' })
+    await waitFor(() => server.keepAlivesSent >= 150, { timeoutMs: 5_000, what: 'keep-alives for three idle timeouts' })
     t.equal(server.connections, 1, 'the quiet stream was kept')
   })
 
