@@ -2,16 +2,20 @@ import { randomUUID } from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
 import { ServiceError } from '../../kit/errors.ts'
-import type { Logger } from '../../kit/logger.ts'
 import { hotCounter } from '../../kit/hot-counter.ts'
+import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
 import type { BudgetName } from './budgets.ts'
+import { preferredCoding } from './content-coding.ts'
+import { createCors } from './cors.ts'
+import type { ErrorShape } from './error-bodies.ts'
+import type { OnCompressed } from './encoded-body.ts'
 import { errorResponse } from './error-response.ts'
 import { loadNativeUws } from './native-uws.ts'
+import { originAllowlist, type OriginAllowlist } from './origin-allowlist.ts'
+import { decodePathParams, paramNames } from './path-params.ts'
 import type { RateLimits, RateLimitDecision } from './rate-limits.ts'
 import type { Reply } from './reply.ts'
-import { preferredCoding } from './content-coding.ts'
-import type { OnCompressed } from './encoded-body.ts'
 import type { RequestContext } from './request-context.ts'
 
 export type Method = 'GET' | 'POST'
@@ -22,11 +26,8 @@ export interface Route {
   path: string
   /** the rate-limit budget this route draws on; none for operational routes */
   budget?: BudgetName
-  /**
-   * the request headers the handler reads (lower case), for hot routes: only these are copied into the
-   * context (with those the server itself reads); every header when not given
-   */
-  headers?: readonly string[]
+  /** the body shape of every failure on this path (405, 413, 429 and 500 included); framework by default */
+  errorShape?: ErrorShape
   handle(context: RequestContext): Reply | Promise<Reply>
 }
 
@@ -37,6 +38,8 @@ export interface HttpServerOptions {
   resolveClientIp: (peer: string, forwardedFor: string | undefined) => string
   /** request bodies above this many bytes get 413 */
   bodyLimitBytes: number
+  /** browser origins answered with CORS headers; the service's own origin only by default */
+  allowedOrigins?: OriginAllowlist
 }
 
 export interface HttpServer {
@@ -52,29 +55,27 @@ const uws = loadNativeUws()
 
 /**
  * The HTTP kit every route goes through: x-request-id on every response (a client's value is
- * ignored), the spec's error shapes, 404 and 405, the body limit, per-IP budgets and their headers.
+ * ignored), the spec's error shapes, 404 and 405, HEAD for every GET route, the body limit, per-IP
+ * budgets and their headers, CORS. It is also the error boundary: whatever a route throws, synchronously or
+ * not, becomes that request's answer (a 500 and a log line when unexpected), never a process exit.
  */
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const app = uws.App()
   const log = options.logger.child({ module: 'http' })
   const routesByPath = new Map<string, Map<Method, Route>>()
+  const cors = createCors(options.allowedOrigins ?? originAllowlist([]))
   const limitsOff = options.rateLimits.store === 'disabled'
   const routeMetrics = new Map<string, RouteMetrics>()
-  const compressed = options.metrics.httpCompressions
-  const onCompressed: OnCompressed = (coding) => compressed.labels(coding).inc()
+  const compressions = options.metrics.httpCompressions
+  const onCompressed: OnCompressed = (coding) => compressions.labels(coding).inc()
   let listenSocket: us_listen_socket | undefined
 
-  const metricsOf = (routeName: string): RouteMetrics => {
-    let found = routeMetrics.get(routeName)
-    if (!found) {
-      found = { duration: options.metrics.httpDuration.labels(routeName), byStatus: new Map() }
-      routeMetrics.set(routeName, found)
-    }
-    return found
-  }
-
   const count = (exchange: Exchange, status: number) => {
-    const metrics = metricsOf(exchange.routeName)
+    let metrics = routeMetrics.get(exchange.routeName)
+    if (!metrics) {
+      metrics = { duration: options.metrics.httpDuration.labels(exchange.routeName), byStatus: new Map() }
+      routeMetrics.set(exchange.routeName, metrics)
+    }
     let counter = metrics.byStatus.get(status)
     if (!counter) {
       // counted in a plain number, handed to prom-client once a second: a labelled increment hashes its labels
@@ -82,50 +83,68 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       metrics.byStatus.set(status, counter)
     }
     counter.inc()
-    metrics.duration.observe((performance.now() - exchange.startedAt) / 1000)
+    return metrics
   }
 
   /** Writes the reply; `inHandler` while still in uWS's handler, where the response is corked already. */
-  const send = (res: HttpResponse, exchange: Exchange, reply: Reply, limit: RateLimitDecision | undefined, inHandler: boolean) => {
-    if (exchange.aborted) return
-    const status = reply.encoded ? writeEncoded(res, exchange, reply, limit, inHandler) : reply.status
-    if (!reply.encoded) {
-      if (inHandler) writePlain(res, exchange, reply, limit)
-      else res.cork(() => writePlain(res, exchange, reply, limit))
-    }
-    count(exchange, status)
-  }
-
-  /** A body the server may compress and, with Cache-Control, answer with 304; returns the status sent. */
-  const writeEncoded = (res: HttpResponse, exchange: Exchange, reply: Reply, limit: RateLimitDecision | undefined, inHandler: boolean) => {
-    const encoded = reply.encoded!
-    const coding = encoded.codingFor(preferredCoding(exchange.headers['accept-encoding']))
-    const etag = reply.cacheControl === undefined ? undefined : encoded.etag(coding)
-    const ifNoneMatch = exchange.headers['if-none-match']
-    const notModified = etag !== undefined && ifNoneMatch !== undefined && namesEtag(ifNoneMatch, etag)
-    const body = notModified ? '' : encoded.bytes(coding, onCompressed)
+  const send = (res: HttpResponse, exchange: Exchange, reply: Reply, limit?: RateLimitDecision, inHandler = false) => {
+    if (exchange.aborted || exchange.responded) return
+    exchange.responded = true
+    const answer = reply.encoded
+      ? negotiated(exchange, reply)
+      : { status: reply.status, body: reply.body, coding: undefined, etag: undefined }
     const write = () => {
-      writeHead(res, exchange, notModified ? 304 : reply.status, reply, limit)
-      res.writeHeader('vary', 'accept-encoding')
-      if (coding !== 'identity') res.writeHeader('content-encoding', coding)
-      if (etag !== undefined) res.writeHeader('etag', etag).writeHeader('cache-control', reply.cacheControl!)
-      res.end(body)
+      res.writeStatus(statusLine(answer.status))
+      res.writeHeader('x-request-id', exchange.requestId)
+      res.writeHeader('content-type', reply.contentType)
+      // an encoded reply varies by Accept-Encoding too: one Vary naming both
+      for (const name in exchange.cors) if (!(reply.encoded && name === 'vary')) res.writeHeader(name, exchange.cors[name]!)
+      if (limit && limit.limit > 0) writeRateLimitHeaders(res, limit)
+      if (reply.headers) for (const name in reply.headers) res.writeHeader(name, reply.headers[name]!)
+      if (reply.encoded) {
+        const varyBy = exchange.cors.vary
+        res.writeHeader('vary', varyBy ? `${varyBy}, Accept-Encoding` : 'Accept-Encoding')
+        if (answer.coding !== undefined) res.writeHeader('content-encoding', answer.coding)
+        if (answer.etag !== undefined) res.writeHeader('etag', answer.etag).writeHeader('cache-control', reply.cacheControl!)
+      }
+      if (exchange.head) res.endWithoutBody(Buffer.byteLength(answer.body), exchange.closeConnection)
+      else res.end(answer.body, exchange.closeConnection)
     }
     if (inHandler) write()
     else res.cork(write)
-    return notModified ? 304 : reply.status
+    count(exchange, answer.status).duration.observe((performance.now() - exchange.startedAt) / 1000)
   }
 
-  const writePlain = (res: HttpResponse, exchange: Exchange, reply: Reply, limit: RateLimitDecision | undefined) => {
-    writeHead(res, exchange, reply.status, reply, limit)
-    res.end(reply.body)
+  /** The representation of an encoded reply this request gets: its coding, ETag, and 304 when revalidated. */
+  const negotiated = (exchange: Exchange, reply: Reply) => {
+    const encoded = reply.encoded!
+    const coding = encoded.codingFor(preferredCoding(exchange.acceptEncoding))
+    const etag = reply.cacheControl === undefined ? undefined : encoded.etag(coding)
+    const notModified = etag !== undefined && exchange.ifNoneMatch !== undefined && namesEtag(exchange.ifNoneMatch, etag)
+    return {
+      status: notModified ? 304 : reply.status,
+      body: notModified ? '' : encoded.bytes(coding, onCompressed),
+      coding: coding === 'identity' ? undefined : coding,
+      etag,
+    }
   }
 
-  const sendError = (res: HttpResponse, exchange: Exchange, error: unknown, limit: RateLimitDecision | undefined, inHandler: boolean) => {
-    const { status, body } = errorResponse(error)
-    if (status >= 500) log.error({ err: error, requestId: exchange.requestId, route: exchange.routeName }, 'request failed')
-    const reply: Reply = { status, body: JSON.stringify(body), contentType: 'application/json', ...allowHeader(error) }
-    send(res, exchange, reply, limit, inHandler)
+  const sendError = (res: HttpResponse, exchange: Exchange, error: unknown, limit?: RateLimitDecision, inHandler = false) => {
+    try {
+      const { status, body } = errorResponse(error, exchange.shape)
+      // a 500 is a fault of ours and gets the stack; a 502 or 503 is an expected state of a dependency
+      if (status === 500) log.error({ err: error, requestId: exchange.requestId, route: exchange.routeName }, 'request failed')
+      else if (status > 500)
+        log.info(
+          { status, reason: error instanceof Error ? error.message : undefined, requestId: exchange.requestId, route: exchange.routeName },
+          'request answered unavailable',
+        )
+      const reply: Reply = { status, body: JSON.stringify(body), contentType: 'application/json', ...allowHeader(error) }
+      send(res, exchange, reply, limit, inHandler)
+    } catch (failure) {
+      // the response itself could not be written (the connection went away): nothing left to answer
+      log.warn({ err: failure, requestId: exchange.requestId }, 'error response not sent')
+    }
   }
 
   const serve = async (res: HttpResponse, exchange: Exchange, route: Route, context: RequestContext, body: Promise<Buffer> | undefined) => {
@@ -141,15 +160,15 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
         }
       }
       if (body) context.body = await body
-      send(res, exchange, await route.handle(context), limit, false)
+      send(res, exchange, await route.handle(context), limit)
     } catch (error) {
-      sendError(res, exchange, error, limit, false)
+      sendError(res, exchange, error, limit)
     }
   }
 
   /**
    * Answers within uWS's handler when nothing needs waiting for (no budget to ask a store, no body, a
-   * synchronous handler): no promise, no abort handler, no extra cork. Returns a promise otherwise.
+   * synchronous handler): no promise, no extra cork. Returns a promise when the answer comes later.
    */
   const answer = (res: HttpResponse, exchange: Exchange, route: Route, context: RequestContext, body: Promise<Buffer> | undefined) => {
     if (body || (route.budget && !limitsOff)) return serve(res, exchange, route, context, body)
@@ -161,54 +180,99 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     }
     if (!(reply instanceof Promise)) return send(res, exchange, reply, undefined, true)
     return reply.then(
-      (settled) => send(res, exchange, settled, undefined, false),
-      (error: unknown) => sendError(res, exchange, error, undefined, false),
+      (settled) => send(res, exchange, settled),
+      (error: unknown) => sendError(res, exchange, error),
     )
+  }
+
+  /** Answers a CORS preflight: 204 with what the origin may do, or a bare 403. */
+  const sendPreflight = (res: HttpResponse, exchange: Exchange, status: 204 | 403, headers: Record<string, string>) => {
+    res.writeStatus(statusLine(status))
+    res.writeHeader('x-request-id', exchange.requestId)
+    for (const [name, value] of Object.entries(headers)) res.writeHeader(name, value)
+    res.end()
+    count(exchange, status)
+  }
+
+  /** A new exchange, with the CORS headers its answer carries (uWS's request is readable only now). */
+  const startExchange = (req: HttpRequest, routeName: string, shape: ErrorShape): Exchange => {
+    const origin = req.getHeader('origin') || undefined
+    const host = req.getHeader('host') || undefined
+    return newExchange(routeName, shape, origin, host, cors.answerHeaders(origin, host))
   }
 
   const dispatch = (pattern: string) => {
     const names = paramNames(pattern)
     return (res: HttpResponse, req: HttpRequest) => {
-      const method = METHODS[req.getMethod()] ?? (req.getMethod().toUpperCase() as Method)
-      const route = routesByPath.get(pattern)?.get(method)
-      const headers = readHeaders(req, route?.headers)
-      const exchange = new Exchange(pattern, headers)
-      if (!route) {
-        const allowed = [...(routesByPath.get(pattern)?.keys() ?? [])].join(', ')
-        const refusal = new ServiceError('method_not_allowed', `${method} is not allowed here; use ${allowed}`, {
-          details: { allow: allowed },
-        })
-        return sendError(res, exchange, refusal, undefined, true)
+      const exchange = startExchange(req, pattern, shapeOf(routesByPath.get(pattern)))
+      // an answer written after this function returns (and a body reader) needs uWS's abort handler
+      let pending: Promise<void> | void = undefined
+      let watched = false
+      const watchAbort = () => {
+        if (!watched) res.onAborted(() => (exchange.aborted = true))
+        watched = true
       }
-      let params = NO_PARAMS
-      if (names.length > 0) {
-        params = {}
-        for (let index = 0; index < names.length; index++) params[names[index]!] = decodeURIComponent(req.getParameter(index) ?? '')
+      try {
+        const requested = METHODS[req.getMethod()] ?? req.getMethod().toUpperCase()
+        exchange.head = requested === 'HEAD'
+        // uWS counts a HEAD answer (endWithoutBody) as written only once it has gone out
+        if (exchange.head) watchAbort()
+        const method = (exchange.head ? 'GET' : requested) as Method
+        const route = routesByPath.get(pattern)?.get(method)
+        if (!route && requested === 'OPTIONS') {
+          const methods = [...(routesByPath.get(pattern)?.keys() ?? [])]
+          const requestMethod = req.getHeader('access-control-request-method') || undefined
+          const preflight = cors.preflight({ origin: exchange.origin, host: exchange.host, requestMethod }, methods)
+          if (preflight) return sendPreflight(res, exchange, preflight.status, preflight.headers)
+        }
+        if (!route) {
+          const allowed = allowedMethods(routesByPath.get(pattern))
+          throw new ServiceError('method_not_allowed', `${requested} is not allowed here; use ${allowed}`, { details: { allow: allowed } })
+        }
+        // uWS's request object lives only until this function returns: copy everything out first
+        const headers = readHeaders(req)
+        exchange.acceptEncoding = headers['accept-encoding']
+        exchange.ifNoneMatch = headers['if-none-match']
+        const params =
+          names.length === 0
+            ? NO_PARAMS
+            : decodePathParams(
+                names,
+                names.map((_, index) => req.getParameter(index) ?? ''),
+              )
+        const path = req.getUrl()
+        const query = req.getQuery()
+        // uWS hands over the body only to a reader attached before the handler returns: start reading now,
+        // even though the budget is checked first (with Redis that takes a round trip)
+        const body = route.method === 'POST' ? readBody(res, exchange, options.bodyLimitBytes, headers) : undefined
+        body?.catch(() => {}) // a refused request never awaits its body
+        if (body) watchAbort()
+        if (headers['content-length'] === DUPLICATE) {
+          exchange.closeConnection = true
+          throw new ServiceError('validation_failed', 'conflicting Content-Length headers', { details: { header: 'content-length' } })
+        }
+        const context = new UwsRequestContext(
+          res,
+          options.resolveClientIp,
+          method,
+          path,
+          params,
+          query ? new URLSearchParams(query) : NO_QUERY,
+          headers,
+          exchange.requestId,
+          log,
+        )
+        pending = answer(res, exchange, route, context, body)
+      } catch (error) {
+        sendError(res, exchange, error, undefined, true)
       }
-      const query = req.getQuery()
-      const context = new UwsRequestContext(
-        res,
-        options.resolveClientIp,
-        method,
-        req.getUrl(),
-        params,
-        query ? new URLSearchParams(query) : NO_QUERY,
-        headers,
-        exchange.requestId,
-        log,
-      )
-      // uWS hands over the body only to a reader attached before the handler returns: start reading now,
-      // even though the budget is checked first (with Redis that takes a round trip)
-      const body = route.method === 'POST' ? readBody(res, exchange, options.bodyLimitBytes, headers) : undefined
-      body?.catch(ignore) // a refused request never awaits its body
-      const pending = answer(res, exchange, route, context, body)
-      if (pending) res.onAborted(() => (exchange.aborted = true))
+      if (pending) watchAbort()
     }
   }
 
-  app.any('/*', (res) => {
-    sendError(res, new Exchange('unknown', NO_HEADERS), new ServiceError('not_found', 'no such route'), undefined, true)
-  })
+  app.any('/*', (res, req) =>
+    sendError(res, startExchange(req, 'unknown', 'framework'), new ServiceError('not_found', 'no such route'), undefined, true),
+  )
 
   return {
     app,
@@ -239,15 +303,49 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   }
 }
 
-class Exchange {
-  readonly requestId = randomUUID()
-  readonly startedAt = performance.now()
-  aborted = false
-  constructor(
-    readonly routeName: string,
-    /** what the server itself reads: accept-encoding, if-none-match */
-    readonly headers: Record<string, string>,
-  ) {}
+interface Exchange {
+  requestId: string
+  startedAt: number
+  aborted: boolean
+  /** set once the response is written: a late failure cannot answer twice */
+  responded: boolean
+  routeName: string
+  shape: ErrorShape
+  /** a HEAD request: the GET route's status and headers, no body */
+  head: boolean
+  /** the request's framing cannot be trusted: close the connection after answering */
+  closeConnection: boolean
+  origin: string | undefined
+  host: string | undefined
+  /** CORS headers for the answer */
+  cors: Record<string, string>
+  /** read by the server for encoded replies */
+  acceptEncoding: string | undefined
+  ifNoneMatch: string | undefined
+}
+
+function newExchange(
+  routeName: string,
+  shape: ErrorShape,
+  origin: string | undefined,
+  host: string | undefined,
+  cors: Record<string, string>,
+): Exchange {
+  return {
+    requestId: randomUUID(),
+    startedAt: performance.now(),
+    aborted: false,
+    responded: false,
+    routeName,
+    shape,
+    head: false,
+    closeConnection: false,
+    origin,
+    host,
+    cors,
+    acceptEncoding: undefined,
+    ifNoneMatch: undefined,
+  }
 }
 
 /** The context handed to handlers; the client's address is worked out only when read. */
@@ -278,43 +376,16 @@ interface RouteMetrics {
   byStatus: Map<number, { inc(): void }>
 }
 
-const METHODS: Record<string, Method | undefined> = { get: 'GET', post: 'POST' }
-/** read by the server itself for every route */
-const SERVER_HEADERS = ['accept-encoding', 'if-none-match', 'x-forwarded-for']
-const NO_HEADERS: Record<string, string> = Object.freeze({})
+const METHODS: Record<string, string | undefined> = { get: 'GET', post: 'POST', head: 'HEAD', options: 'OPTIONS' }
 const NO_PARAMS: Record<string, string> = Object.freeze({})
 /** shared by every request without a query string; handlers only read it */
 const NO_QUERY = new URLSearchParams()
-const ignore = () => {}
-
-function readHeaders(req: HttpRequest, names: readonly string[] | undefined): Record<string, string> {
-  const headers: Record<string, string> = {}
-  if (names === undefined) {
-    req.forEach((name, value) => (headers[name] = value))
-    return headers
-  }
-  for (const list of [SERVER_HEADERS, names]) {
-    for (const name of list) {
-      const value = req.getHeader(name)
-      if (value !== '') headers[name] = value
-    }
-  }
-  return headers
-}
 
 const STATUS_LINES = new Map<number, string>()
 function statusLine(status: number): string {
   let line = STATUS_LINES.get(status)
   if (line === undefined) STATUS_LINES.set(status, (line = `${status} ${STATUS_CODES[status] ?? ''}`))
   return line
-}
-
-function writeHead(res: HttpResponse, exchange: Exchange, status: number, reply: Reply, limit: RateLimitDecision | undefined) {
-  res.writeStatus(statusLine(status))
-  res.writeHeader('x-request-id', exchange.requestId)
-  res.writeHeader('content-type', reply.contentType)
-  if (limit && limit.limit > 0) writeRateLimitHeaders(res, limit)
-  if (reply.headers) for (const name in reply.headers) res.writeHeader(name, reply.headers[name]!)
 }
 
 /** If-None-Match compares weakly (RFC 9110 13.1.2): `W/"x"` matches `"x"`; `*` matches anything. */
@@ -325,14 +396,30 @@ function namesEtag(ifNoneMatch: string, etag: string): boolean {
   })
 }
 
-const EMPTY_BODY = Buffer.alloc(0)
-
-function paramNames(pattern: string): string[] {
-  return pattern
-    .split('/')
-    .filter((segment) => segment.startsWith(':'))
-    .map((segment) => segment.slice(1))
+/** A path answers its failures (405 included) in the upstream-proxy shape when its routes do. */
+function shapeOf(methods: Map<Method, Route> | undefined): ErrorShape {
+  return [...(methods?.values() ?? [])].some((route) => route.errorShape === 'upstream-proxy') ? 'upstream-proxy' : 'framework'
 }
+
+function allowedMethods(methods: Map<Method, Route> | undefined): string {
+  const names = [...(methods?.keys() ?? [])]
+  return (names.includes('GET') ? [...names, 'HEAD'] : names).join(', ')
+}
+
+/** Marks a Content-Length sent twice with different values (a request-smuggling attempt). */
+const DUPLICATE = '\0duplicate'
+
+function readHeaders(req: HttpRequest): Record<string, string> {
+  const headers: Record<string, string> = {}
+  req.forEach((name, value) => {
+    if (name === 'content-length' && headers[name] !== undefined && headers[name] !== value) headers[name] = DUPLICATE
+    else if (headers[name] === undefined) headers[name] = value
+    else if (name !== 'content-length') headers[name] = `${headers[name]}, ${value}`
+  })
+  return headers
+}
+
+const EMPTY_BODY = Buffer.alloc(0)
 
 function writeRateLimitHeaders(res: HttpResponse, limit: RateLimitDecision) {
   res.writeHeader('x-ratelimit-limit', String(limit.limit))
