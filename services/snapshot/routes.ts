@@ -2,8 +2,8 @@ import { ServiceError } from '../../kit/errors.ts'
 import { pairBySymbol } from '../../schemas/pairs.ts'
 import { frameworkErrorBody } from '../http/error-bodies.ts'
 import type { Route } from '../http/http-server.ts'
-import { EncodedBody } from '../http/encoded-body.ts'
 import { refuseQuery } from '../http/refuse-query.ts'
+import { EncodedBody } from '../http/encoded-body.ts'
 import { encodedJsonReply, jsonBytesReply, jsonReply, type Reply } from '../http/reply.ts'
 import type { Materializer } from './materializer.ts'
 
@@ -16,6 +16,7 @@ export function snapshotRoutes(view: Materializer): Route[] {
       method: 'GET',
       path: '/v1/prices',
       budget: 'prices',
+      headers: [],
       handle({ query }) {
         refuseQuery(query)
         const body = view.snapshotBody()
