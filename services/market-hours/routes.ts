@@ -22,6 +22,7 @@ export function marketHoursRoutes(): Route[] {
       method: 'GET',
       path: '/v1/market-hours',
       budget: 'marketHours',
+      headers: [],
       handle({ query }) {
         const parsed = MarketHoursQuery.safeParse(Object.fromEntries(query))
         if (!parsed.success) {
