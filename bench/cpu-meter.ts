@@ -20,7 +20,7 @@ function coreTimes(): CoreTimes[] {
     .split('\n')
     .filter((line) => /^cpu\d+ /.test(line))
     .map((line) => {
-      const [user, nice, system, idle, iowait, irq, softirq, steal] = line.split(/\s+/).slice(1, 9).map(Number) as number[]
+      const [user, nice, system, idle, iowait, irq, softirq, steal] = line.split(/\s+/).slice(1, 9).map(Number)
       const busy = user! + nice! + system! + irq! + softirq! + steal!
       return { busy, total: busy + idle! + iowait! }
     })

@@ -6,20 +6,17 @@
 // process (the publisher) and nats-server to CPU 1. Every figure is printed beside the client's CPU share.
 // Usage: npm run bench:stream [-- --clients 1000 --rates 3500,5000 --runs 3 --seconds 6 --paused-runs 5
 //        --workers 1,2 --no-baseline]
-import { connect, type NatsConnection } from '@nats-io/transport-node'
-import { spawn, spawnSync, execFileSync, type ChildProcess } from 'node:child_process'
+import { connect } from '@nats-io/transport-node'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createInterface } from 'node:readline'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { busNames } from '../bus/subjects.ts'
 import { PAIRS } from '../schemas/pairs.ts'
 import { freePort, startNats } from '../test/support/servers.ts'
 import { startServiceProcess, type ServiceProcess } from '../test/support/service-process.ts'
 import { coreMeter, loadAverage, processCpuMs } from './cpu-meter.ts'
+import { buildLoadClient, LoadClient, pinned, StreamPublisher, type ClientReport } from './native-stream-load.ts'
 import { median, printTable, writeResult } from './report.ts'
 
 const { values: args } = parseArgs({
@@ -46,153 +43,11 @@ const pausedRuns = Number(args['paused-runs'])
 const pausedRate = Number(args['paused-rate'])
 const workerCounts = args.workers.split(',').map(Number)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-const SYMBOLS = PAIRS.map((pair) => pair.symbol)
 
-// ---- the load client: built from the shared tool's source, never committed
-
-const toolDir = process.env.STREAM_LOAD_DIR ?? fileURLToPath(new URL('../../shared/tools/stream-load/', import.meta.url))
-if (!existsSync(join(toolDir, 'client.c'))) {
-  console.error(`bench:stream needs the native load client's source at ${toolDir}client.c (set STREAM_LOAD_DIR)`)
-  process.exit(1)
-}
-const clientBinary = join(mkdtempSync(join(tmpdir(), 'stream-load-')), 'client')
-execFileSync('cc', ['-O2', '-o', clientBinary, join(toolDir, 'client.c')])
-
-const hasTaskset = !spawnSync('taskset', ['--version']).error
-const pinned = (cpus: string, command: string[]) => (hasTaskset ? ['taskset', '-c', cpus, ...command] : command)
-if (hasTaskset) spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)])
+const clientBinary = buildLoadClient()
+if (pinned('1', []).length > 0) spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)])
 const nats = await startNats()
 const publisherConnection = await connect({ servers: nats.url, name: 'stream-bench-publisher' })
-
-interface ClientReport {
-  conns: number
-  failed: number
-  msgs: number
-  gaps: number
-  closes: number
-  rate: number
-  p50ms: number
-  p99ms: number
-  p999ms: number
-  maxms: number
-}
-
-/** One native client process holding `count` connections; commands on stdin, answers on stdout. */
-class LoadClient {
-  private readonly child: ChildProcess
-  private readonly lines: string[] = []
-  private waiting: (() => void) | undefined
-
-  constructor(port: number, count: number, pairs: string) {
-    const [command, ...rest] = pinned('1', [
-      clientBinary,
-      `--n=${count}`,
-      `--port=${port}`,
-      `--pairs=${pairs}`,
-      `--symbols=${SYMBOLS.join(',')}`,
-      '--origin=http://bench',
-      '--quickack=1',
-    ])
-    this.child = spawn(command!, rest, { stdio: ['pipe', 'pipe', 'inherit'] })
-    createInterface({ input: this.child.stdout! }).on('line', (line) => {
-      this.lines.push(line)
-      this.waiting?.()
-    })
-  }
-
-  get pid(): number {
-    return this.child.pid!
-  }
-
-  async next(prefix: string, timeoutMs = 60_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const index = this.lines.findIndex((line) => line.startsWith(prefix))
-      if (index >= 0) return this.lines.splice(0, index + 1).at(-1)!
-      if (Date.now() > deadline) throw new Error(`load client: no "${prefix}" line`)
-      await new Promise<void>((resolve) => {
-        this.waiting = resolve
-        setTimeout(resolve, 100)
-      })
-    }
-  }
-
-  async connected(): Promise<number> {
-    const line = await this.next('CONNECTED')
-    if (!line.includes('failed=0')) throw new Error(`load client: ${line}`)
-    return Number(line.split(' ')[1])
-  }
-
-  async reset(): Promise<void> {
-    this.child.stdin!.write('reset\n')
-    await this.next('RESET')
-  }
-
-  async report(): Promise<ClientReport> {
-    this.child.stdin!.write('report\n')
-    return JSON.parse((await this.next('REPORT')).slice('REPORT '.length)) as ClientReport
-  }
-
-  pause = () => this.child.kill('SIGSTOP')
-  resume = () => this.child.kill('SIGCONT')
-
-  async close(): Promise<void> {
-    const exited = new Promise((resolve) => this.child.once('exit', resolve))
-    this.child.kill('SIGCONT')
-    this.child.kill('SIGTERM')
-    await exited
-  }
-}
-
-// ---- the publisher: rows in the edge's format with the publish time (µs, monotonic) as a last field "t",
-// which the client reads back from each tick frame's tail
-
-class Publisher {
-  private readonly subjects: string[]
-  private readonly heads = PAIRS.map(
-    (pair) =>
-      `{"feed_id":"0x${pair.id.toString(16).padStart(64, '0')}","pair":"${pair.symbol}","from":"${pair.base}","to":"${pair.quote}",` +
-      `"bid":99.99,"mid":100,"ask":100.01,"isMarketOpen":true,"isDayTradingClosed":false,"secondsToToggleIsDayTradingClosed":-1,` +
-      `"timestampSeconds":${Math.floor(Date.now() / 1000)},"schedule":{"id":0,"alwaysOpen":true},"t":`,
-  )
-
-  constructor(
-    private readonly nc: NatsConnection,
-    namespace: string,
-  ) {
-    const names = busNames(namespace)
-    this.subjects = PAIRS.map((pair) => names.tickSubject(pair.symbol))
-  }
-
-  private publish(pairId: number): void {
-    const micros = (process.hrtime.bigint() / 1000n).toString().padStart(16, '0')
-    this.nc.publish(this.subjects[pairId]!, Buffer.from(`${this.heads[pairId]}${micros}}`))
-  }
-
-  /** One row per pair, so snapshots carry every row. */
-  async warm(): Promise<void> {
-    for (const pair of PAIRS) this.publish(pair.id)
-    await this.nc.flush()
-  }
-
-  /** `rate` rows a second, round-robin over the first `pairCount` pairs, for `durationMs`. */
-  async run(rate: number, durationMs: number, pairCount = PAIRS.length): Promise<void> {
-    const startedAt = performance.now()
-    let sent = 0
-    await new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        const elapsed = performance.now() - startedAt
-        const due = Math.floor((Math.min(elapsed, durationMs) * rate) / 1000)
-        for (; sent < due; sent++) this.publish(sent % pairCount)
-        if (elapsed >= durationMs) {
-          clearInterval(timer)
-          resolve()
-        }
-      }, 1)
-    })
-    await this.nc.flush()
-  }
-}
 
 // ---- servers under test
 
@@ -252,7 +107,7 @@ async function startBaseline(): Promise<Server> {
   const script = fileURLToPath(new URL('./stream-baseline-uws-server.ts', import.meta.url))
   const [command, ...rest] = pinned('0', [process.execPath, '--import', 'tsx', script, nats.url, namespace, String(port)])
   const child = spawn(command!, rest, { stdio: ['ignore', 'pipe', 'inherit'] })
-  await new Promise((resolve) => child.stdout!.once('data', resolve))
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))
   return {
     name: 'bare uWS (publish only)',
     port,
@@ -274,7 +129,7 @@ const rssMb = (pids: number[]) =>
 type Row = Record<string, string | number>
 const rows: Row[] = []
 
-async function step(server: Server, load: LoadClient[], publisher: Publisher, label: Row, rate: number, pairCount?: number) {
+async function step(server: Server, load: LoadClient[], publisher: StreamPublisher, label: Row, rate: number, pairCount?: number) {
   const publishing = publisher.run(rate, warmupMs + measureMs + 500, pairCount)
   await sleep(warmupMs)
   await Promise.all(load.map((client) => client.reset()))
@@ -319,10 +174,10 @@ async function step(server: Server, load: LoadClient[], publisher: Publisher, la
   return { row, reading }
 }
 
-async function withServer<T>(start: () => Promise<Server>, work: (server: Server, publisher: Publisher) => Promise<T>): Promise<T> {
+async function withServer<T>(start: () => Promise<Server>, work: (server: Server, publisher: StreamPublisher) => Promise<T>): Promise<T> {
   const server = await start()
   try {
-    const publisher = new Publisher(publisherConnection, server.namespace)
+    const publisher = new StreamPublisher(publisherConnection, server.namespace)
     await publisher.warm()
     await sleep(300)
     return await work(server, publisher)
@@ -332,7 +187,7 @@ async function withServer<T>(start: () => Promise<Server>, work: (server: Server
 }
 
 async function connectClients(port: number, counts: number[], pairs = 'all'): Promise<LoadClient[]> {
-  const load = counts.map((count) => new LoadClient(port, count, pairs))
+  const load = counts.map((count) => new LoadClient({ binary: clientBinary, port, count, pairs, cpus: '1' }))
   await Promise.all(load.map((client) => client.connected()))
   return load
 }

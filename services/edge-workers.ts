@@ -32,7 +32,7 @@ export function startEdgeWorkers(options: { count: number; port: number; env: En
       stopping = true
       await Promise.all(
         workers.map((worker) => {
-          if (worker.exitCode !== null || worker.signalCode !== null) return
+          if (worker.exitCode !== null || worker.signalCode !== null) return Promise.resolve()
           const exited = new Promise((resolve) => worker.once('exit', resolve))
           worker.kill('SIGTERM')
           return exited

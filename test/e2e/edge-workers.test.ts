@@ -45,7 +45,7 @@ t.test('two edge workers on one port: connections on both, each with every tick 
       const pids = socketsByPid(port, 'listening')
       return pids.size === 2 ? pids : undefined
     },
-    { timeoutMs: 30_000, intervalMs: 100, what: 'two processes listening' },
+    { timeoutMs: 90_000, intervalMs: 100, what: 'two processes listening' },
   )
   t.ok(listeners.has(service.child.pid!), 'the primary listens')
 
