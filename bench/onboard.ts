@@ -14,6 +14,7 @@ import { startDevnet, toDeployment } from '../deploy/devnet/devnet.ts'
 import { clientIpResolver } from '../services/http/client-ip.ts'
 import { createHttpServer } from '../services/http/http-server.ts'
 import { createRateLimits } from '../services/http/rate-limits.ts'
+import { checkChains } from '../services/onboarding/chain-checks.ts'
 import { createChainClients } from '../services/onboarding/chain-clients.ts'
 import { onboardingConfig } from '../services/onboarding/config.ts'
 import { onboardingRoutes } from '../services/onboarding/onboard-routes.ts'
@@ -46,6 +47,7 @@ const totalRequests = rates.reduce((sum, rate) => sum + rate * seconds, 0) + 1
 const partners = Array.from({ length: totalRequests }, () => privateKeyToAccount(generatePrivateKey()))
 const config = onboardingConfig({ ONBOARD_ALLOWLIST: partners.map((partner) => partner.address).join(',') }, deployment)
 const clients = createChainClients(config.chains)
+const support = await checkChains(config.chains, clients, logger)
 const queue = createOnboardingQueue({ redis, namespace: `bench${randomUUID().slice(0, 8)}`, logger })
 const metrics = createMetrics()
 const relayer = startRelayer({
@@ -63,7 +65,7 @@ const server = createHttpServer({
   resolveClientIp: clientIpResolver([]),
   bodyLimitBytes: 65_536,
 })
-server.addRoutes(onboardingRoutes({ config, chains: clients, queue }))
+server.addRoutes(onboardingRoutes(Promise.resolve({ config, chains: clients, support, queue })))
 const url = `http://127.0.0.1:${await server.listen('127.0.0.1', 0)}/v1/onboard`
 
 const connection = clients.get(42161)!

@@ -5,27 +5,19 @@
 // load client is visible.
 // Usage: npx tsx bench/stream.ts [--clients 100,1000,5000] [--rates 150,500,1500,5000] [--seconds 3]
 //        [--paused-rate 750] [--no-baseline]
-import { connect, type NatsConnection } from '@nats-io/transport-node'
-import { decodeFromCompressedBase64 } from 'hdr-histogram-js'
+import { connect } from '@nats-io/transport-node'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { Worker } from 'node:worker_threads'
-import { busNames } from '../bus/subjects.ts'
+import { summarize } from '../loadtest/latency.ts'
+import { StreamClients } from '../loadtest/stream-clients.ts'
+import { streamQueries } from '../loadtest/stream-load.ts'
+import { TickPublisher } from '../loadtest/tick-publisher.ts'
 import { PAIRS } from '../schemas/pairs.ts'
-import { priceRow, rowBytes } from '../test/support/price-rows.ts'
 import { freePort, startNats } from '../test/support/servers.ts'
 import { startServiceProcess } from '../test/support/service-process.ts'
 import { median, printTable, writeResult } from './report.ts'
-import {
-  latencyHistogram,
-  publishedAtBuffer,
-  publishedAtSlot,
-  type WorkerCommand,
-  type WorkerInput,
-  type WorkerReport,
-} from './stream-load-protocol.ts'
 
 const { values: args } = parseArgs({
   options: {
@@ -139,59 +131,7 @@ async function waitForHealthy(url: string) {
   throw new Error(`${url} did not answer`)
 }
 
-// ---- the load generator: ticks on the bus at a paced rate, each publish time kept by (pair, seq)
-
-/**
- * The server numbers each pair's ticks from 1 in the order it receives them, and this generator is
- * the only publisher on a fresh namespace, so the n-th tick published for a pair is its seq n.
- */
-class Generator {
-  readonly publishedAt = publishedAtBuffer()
-  private readonly times = new Float64Array(this.publishedAt)
-  private readonly published = new Float64Array(PAIRS.length)
-  private readonly subjects: string[]
-  private readonly rows = PAIRS.map((pair) => rowBytes(priceRow(pair.symbol, { timestampSeconds: 1_790_000_000 })))
-
-  constructor(
-    private readonly nc: NatsConnection,
-    namespace: string,
-  ) {
-    const names = busNames(namespace)
-    this.subjects = PAIRS.map((pair) => names.tickSubject(pair.symbol))
-  }
-
-  publish(pairId: number): void {
-    const seq = ++this.published[pairId]!
-    this.times[publishedAtSlot(pairId, seq)] = performance.timeOrigin + performance.now()
-    this.nc.publish(this.subjects[pairId]!, this.rows[pairId]!)
-  }
-
-  /** One tick per pair, so snapshots carry every row. */
-  async warm(): Promise<void> {
-    for (const pair of PAIRS) this.publish(pair.id)
-    await this.nc.flush()
-  }
-
-  /** Publishes `rate` ticks per second, round-robin over `pairIds`, for `durationMs`. */
-  async run(rate: number, durationMs: number, pairIds: readonly number[]): Promise<void> {
-    const startedAt = performance.now()
-    let sent = 0
-    await new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        const elapsed = performance.now() - startedAt
-        const due = Math.floor((Math.min(elapsed, durationMs) * rate) / 1000)
-        for (; sent < due; sent++) this.publish(pairIds[sent % pairIds.length]!)
-        if (elapsed >= durationMs) {
-          clearInterval(timer)
-          resolve()
-        }
-      }, 1)
-    })
-    await this.nc.flush()
-  }
-}
-
-// ---- the load client: raw connections spread over worker threads on this CPU
+// ---- the load: ticks published on the bus and clients in worker threads, by the load-test engine
 
 interface WindowFigures {
   ticks: number
@@ -204,72 +144,55 @@ interface WindowFigures {
   maxMs: number
 }
 
-/** Workers do not inherit tsx's loader on Node 20: each registers it before importing the worker module. */
-const WORKER_BOOTSTRAP = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => {
-  register()
-  return import(${JSON.stringify(new URL('./stream-load-worker.ts', import.meta.url).href)})
-})`
-
+/** The bench's view of the engine's stream clients: shares of its connections, windows of figures. */
 class LoadClients {
-  private readonly workers: Worker[]
+  private readonly clients: StreamClients
 
-  constructor(url: string, queries: string[], publishedAt: SharedArrayBuffer) {
-    this.workers = Array.from({ length: workerCount }, (_, index) => {
-      const input: WorkerInput = { url, queries: queries.filter((_, at) => at % workerCount === index), publishedAt }
-      const worker = new Worker(WORKER_BOOTSTRAP, { eval: true, workerData: input })
-      worker.on('error', (error) => console.error('load worker failed:', error))
-      return worker
-    })
-  }
-
-  private ask(command: WorkerCommand): Promise<WorkerReport[]> {
-    return Promise.all(
-      this.workers.map((worker) => {
-        const answer = new Promise<WorkerReport>((resolve, reject) => {
-          const onMessage = (report: WorkerReport) => (worker.off('error', onError), resolve(report))
-          const onError = (error: Error) => (worker.off('message', onMessage), reject(error))
-          worker.once('message', onMessage)
-          worker.once('error', onError)
-        })
-        worker.postMessage(command)
-        return answer
-      }),
-    )
+  constructor(
+    url: string,
+    private readonly queries: string[],
+    publishedAt: SharedArrayBuffer,
+  ) {
+    this.clients = new StreamClients({ url, queries, latency: { kind: 'published', publishedAt }, workers: workerCount })
   }
 
   /** Opens connections until `share` of them are open. */
   async connect(share = 1): Promise<void> {
-    await this.ask({ type: 'connect', share })
+    await this.clients.connect(Math.round(this.queries.length * share))
   }
 
+  /** Starts a measuring window. */
   async window(): Promise<void> {
-    await this.ask({ type: 'window' })
+    await this.clients.report(true)
   }
 
   async report(): Promise<WindowFigures> {
-    const latency = latencyHistogram()
-    const figures = { ticks: 0, gaps: 0, dropped: 0, unexplained: 0, closed: 0 }
-    for (const report of await this.ask({ type: 'report' })) {
-      if (report.type !== 'report') continue
-      for (const key of Object.keys(figures) as Array<keyof typeof figures>) figures[key] += report[key]
-      latency.add(decodeFromCompressedBase64(report.latency))
+    const { counters, latency } = await this.clients.report(true)
+    const { p50Ms, p99Ms, maxMs } = summarize(latency)
+    const closed = Object.values(counters.closes).reduce((sum, count) => sum + count, 0)
+    return {
+      ticks: counters.ticks,
+      gaps: counters.gaps,
+      dropped: counters.dropped,
+      unexplained: counters.unexplained,
+      closed,
+      p50Ms,
+      p99Ms,
+      maxMs,
     }
-    const ms = (percentile: number) => latency.getValueAtPercentile(percentile) / 1000
-    return { ...figures, p50Ms: ms(50), p99Ms: ms(99), maxMs: latency.maxValue / 1000 }
   }
 
-  /** Stops reading on `share` of the connections (the same share in each worker). */
-  async pause(share: number, connectionsPerWorker: number): Promise<void> {
-    await this.ask({ type: 'pause', count: Math.round(connectionsPerWorker * share) })
+  /** Stops reading on `share` of the connections. */
+  async pause(share: number): Promise<void> {
+    await this.clients.pause(Math.round(this.queries.length * share))
   }
 
   async resume(): Promise<void> {
-    await this.ask({ type: 'resume' })
+    await this.clients.resume()
   }
 
   async close(): Promise<void> {
-    await this.ask({ type: 'close' })
-    await Promise.all(this.workers.map((worker) => worker.terminate()))
+    await this.clients.close()
   }
 
   /** Waits until no tick has arrived for a moment (bounded), so a backlog does not leak into the next step. */
@@ -282,17 +205,6 @@ class LoadClients {
   }
 }
 
-/** A reproducible pick of `count` distinct pair ids for each connection. */
-function filteredQueries(connections: number, count: number): string[] {
-  let state = 7
-  const random = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31
-  return Array.from({ length: connections }, () => {
-    const chosen = new Set<number>()
-    while (chosen.size < count) chosen.add(Math.floor(random() * PAIRS.length))
-    return `?pairs=${[...chosen].map((id) => PAIRS[id]!.symbol).join(',')}`
-  })
-}
-
 // ---- steps
 
 type Row = Record<string, string | number>
@@ -303,7 +215,7 @@ const EVERY_PAIR_ID = PAIRS.map((pair) => pair.id)
 async function measureStep(
   server: ServerUnderTest,
   load: LoadClients,
-  generator: Generator,
+  generator: TickPublisher,
   step: { clients: number; filter: string; rate: number; pairIds?: readonly number[] },
 ) {
   const publishing = generator.run(step.rate, warmupMs + measureMs, step.pairIds ?? EVERY_PAIR_ID)
@@ -337,10 +249,10 @@ async function measureStep(
 async function runInstance(kind: 'service' | 'baseline', clients: number, filtered: boolean) {
   const namespace = `bench${randomUUID().slice(0, 8)}`
   const server = kind === 'service' ? await startService(namespace) : await startBaseline(namespace)
-  const generator = new Generator(natsConnection, namespace)
+  const generator = new TickPublisher(natsConnection, namespace)
   await generator.warm()
   await sleep(300)
-  const queries = filtered ? filteredQueries(clients, FILTERED_PAIRS) : Array.from({ length: clients }, () => '')
+  const queries = streamQueries(clients, filtered ? `rand:${FILTERED_PAIRS}` : 'all')
   const load = new LoadClients(server.url, queries, generator.publishedAt)
   const filter = filtered ? `${FILTERED_PAIRS} each` : 'all'
   try {
@@ -370,7 +282,7 @@ async function runInstance(kind: 'service' | 'baseline', clients: number, filter
 }
 
 /** Target: tick-to-client p99 <= 5 ms at 100 clients, 80 pairs, 10 ticks/s per pair. */
-async function latencyScenario(server: ServerUnderTest, load: LoadClients, generator: Generator) {
+async function latencyScenario(server: ServerUnderTest, load: LoadClients, generator: TickPublisher) {
   const pairIds = EVERY_PAIR_ID.slice(0, 80)
   const { row, figures } = await measureStep(server, load, generator, { clients: 100, filter: 'all (80 ticking)', rate: 80 * 10, pairIds })
   rows.push(row)
@@ -378,13 +290,13 @@ async function latencyScenario(server: ServerUnderTest, load: LoadClients, gener
 }
 
 /** Target: with 10% of clients not reading, the others' p99 rises <= 20% and memory grows <= 1 MB per paused client. */
-async function pausedScenario(server: ServerUnderTest, load: LoadClients, generator: Generator, clients: number) {
+async function pausedScenario(server: ServerUnderTest, load: LoadClients, generator: TickPublisher, clients: number) {
   const rate = Number(args['paused-rate'])
   const before = await measureStep(server, load, generator, { clients, filter: 'all', rate })
   rows.push(before.row)
   const rssBefore = await steadyRss(server.pid)
   const paused = Math.round(clients * PAUSED_SHARE)
-  await load.pause(PAUSED_SHARE, clients / workerCount)
+  await load.pause(PAUSED_SHARE)
   // the paused sockets' kernel buffers fill first, then 1 MB each on the server, where ticks start to drop
   const gauge = async (name: string) =>
     Number(new RegExp(`^${name} (\\d+)`, 'm').exec(await (await fetch(server.metricsUrl!)).text())?.[1] ?? 0)

@@ -18,6 +18,9 @@ export const Permit = z.strictObject({
   signature: z.string().regex(/^0x([a-fA-F0-9]{2})+$/, 'must be hex bytes'),
 })
 
+/** Spec 4.1: chain 421614's test token has no permit, so a permit is refused there. */
+export const permitAllowedOn = (chainId: number) => chainId !== 421614
+
 export const OnboardRequest = z
   .strictObject({
     chainId: ChainId,
@@ -29,7 +32,7 @@ export const OnboardRequest = z
     message: 'send delegation, permit or both',
     path: ['delegation'],
   })
-  .refine((body) => !(body.chainId === 421614 && body.permit), {
+  .refine((body) => !(body.permit && !permitAllowedOn(body.chainId)), {
     message: "chain 421614's test token has no permit: approve TradingStorage from the wallet and send only delegation",
     path: ['permit'],
   })
@@ -70,7 +73,7 @@ export const OnboardPending = z.strictObject({
 })
 export type OnboardPending = z.infer<typeof OnboardPending>
 
-/** `details` of the 422: the batch would revert, found by simulation before anything was sent. */
+/** `details` of the 400 for an onboarding that can never succeed as signed: simulation found the batch reverts, nothing was sent. */
 export const OnboardRejection = z.strictObject({
   reason: z.string(),
   /** the part whose call failed, when the revert names it */

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { envBool, envInt, envList, parseEnv, type Env } from '../kit/config.ts'
+import { envBool, envHost, envList, envPort, parseEnv, type Env } from '../kit/config.ts'
 
 export const ROLES = ['ingestor', 'edge', 'relayer'] as const
 export type Role = (typeof ROLES)[number]
@@ -19,7 +19,9 @@ const ProcessEnv = z.object({
   /** false: no onboarding (no /v1/onboard, no chains started), e.g. an edge that serves market data only */
   ONBOARDING_ENABLED: envBool(true),
   /** /metrics, /healthz and /readyz for a process that runs no edge (the edge serves them on PORT) */
-  OPS_PORT: envInt(9090),
+  OPS_PORT: envPort(9090),
+  /** the address the ops server (and the edge, see its config) listens on */
+  HOST: envHost('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 

@@ -1,6 +1,6 @@
 import { createRootLogger } from '../kit/logger.ts'
-import { processConfig } from './process-config.ts'
-import { runRoles, type RunRolesOptions } from './run-roles.ts'
+import { checkConfiguration } from './configuration.ts'
+import type { RunRolesOptions } from './run-roles.ts'
 
 /**
  * Runs this process's roles until SIGTERM or SIGINT: `node dist/services/main.js` (production, compiled) or `npm start`
@@ -11,7 +11,10 @@ export async function serve(options: RunRolesOptions = {}): Promise<void> {
   const env = cliRoles ? { ...process.env, ROLES: cliRoles } : process.env
   let logger = createRootLogger({ level: 'info' })
   try {
-    logger = createRootLogger({ level: processConfig(env).LOG_LEVEL })
+    // the whole configuration first, and only then the heavy imports: a wrong value fails in well under a second
+    const configuration = checkConfiguration(env, { embeddedChains: options.startEmbeddedChains !== undefined })
+    logger = createRootLogger({ level: configuration.process.LOG_LEVEL, secrets: configuration.secrets })
+    const { runRoles } = await import('./run-roles.ts')
     const running = await runRoles(env, logger, options)
     let stopping = false
     const shutdown = async (signal: string) => {

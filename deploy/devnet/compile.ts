@@ -7,7 +7,15 @@ import { fileURLToPath } from 'node:url'
 import type { Logger } from 'pino'
 import type { Abi, Hex } from 'viem'
 
-export const contractNames = ['PermitUSDC', 'PlainUSDC', 'Trading', 'TradingStorage', 'VenueAtomicTrading', 'OwnedContractWallet'] as const
+export const contractNames = [
+  'PermitUSDC',
+  'PlainUSDC',
+  'Trading',
+  'TradingStorage',
+  'VenueAtomicTrading',
+  'OwnedContractWallet',
+  'LegacyTrading',
+] as const
 
 export type ContractName = (typeof contractNames)[number]
 

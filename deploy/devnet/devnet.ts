@@ -12,7 +12,13 @@ import { type DevnetClient, confirmTransaction, devnetChain, devnetClient } from
 import { type CompiledContracts, compileContracts } from './compile.ts'
 import { settleAll } from './settle.ts'
 import { deployVenueContracts } from './venue-contracts.ts'
-import type { DevnetAccount, DevnetChain, DevnetDeployment } from '../../services/venue-contracts/deployment-record.ts'
+import {
+  SPEC_DELEGATION_DOMAIN,
+  type DelegationDomain,
+  type DevnetAccount,
+  type DevnetChain,
+  type DevnetDeployment,
+} from '../../services/venue-contracts/deployment-record.ts'
 
 export interface Devnet {
   chains: DevnetChain[]
@@ -32,6 +38,8 @@ export interface Devnet {
 
 export interface StartDevnetOptions {
   chainIds?: number[]
+  /** the names Trading checks delegations under, on every chain; the spec's by default */
+  delegationDomain?: DelegationDomain
   logger?: Logger
 }
 
@@ -44,7 +52,11 @@ const RELAYER_SMART_ACCOUNT_ETH = parseEther('100')
  * Starts, for each chain id, an anvil node with EntryPoint v0.8, SimpleAccountFactory v0.8 and the venue's
  * contracts deployed, and an alto bundler serving it. All of it listens on 127.0.0.1 only.
  */
-export async function startDevnet({ chainIds = [42161, 421614], logger }: StartDevnetOptions = {}): Promise<Devnet> {
+export async function startDevnet({
+  chainIds = [42161, 421614],
+  delegationDomain = SPEC_DELEGATION_DOMAIN,
+  logger,
+}: StartDevnetOptions = {}): Promise<Devnet> {
   if (chainIds.length === 0) throw new Error('startDevnet needs at least one chain id')
   const compiledContracts = await compileContracts(logger)
   const runningChains: RunningChain[] = []
@@ -55,7 +67,7 @@ export async function startDevnet({ chainIds = [42161, 421614], logger }: StartD
   try {
     chains = await settleAll(
       chainIds.map(async (chainId) => {
-        const chain = await startChain(chainId, compiledContracts, logger?.child({ chainId }))
+        const chain = await startChain(chainId, compiledContracts, delegationDomain, logger?.child({ chainId }))
         runningChains.push(chain)
         return chain
       }),
@@ -87,7 +99,12 @@ interface RunningChain {
   stop(): Promise<void>
 }
 
-async function startChain(chainId: number, compiled: CompiledContracts, logger?: Logger): Promise<RunningChain> {
+async function startChain(
+  chainId: number,
+  compiled: CompiledContracts,
+  delegationDomain: DelegationDomain,
+  logger?: Logger,
+): Promise<RunningChain> {
   const startedAt = performance.now()
   const stopsInStartOrder: (() => Promise<void>)[] = []
   const stop = async () => {
@@ -111,7 +128,7 @@ async function startChain(chainId: number, compiled: CompiledContracts, logger?:
       stopsInStartOrder.push(bundler.stop)
       return bundler
     })
-    const venueDeploying = deployVenueAndFund(deployer, compiled)
+    const venueDeploying = deployVenueAndFund(deployer, compiled, delegationDomain)
     await settleAll<unknown>([bundlerStarting, venueDeploying])
     const bundler = await bundlerStarting
     const venue = await venueDeploying
@@ -123,9 +140,11 @@ async function startChain(chainId: number, compiled: CompiledContracts, logger?:
         rpcUrl: anvil.rpcUrl,
         bundlerUrl: bundler.bundlerUrl,
         entryPoint: ENTRY_POINT_V08,
+        entryPointVersion: '0.8',
         accountFactory: SIMPLE_ACCOUNT_FACTORY_V08,
         contracts: venue.contracts,
         usdcHasPermit: venue.usdcHasPermit,
+        delegationDomain,
       },
       relayerSmartAccount: venue.relayerSmartAccount,
       stop,
@@ -136,9 +155,9 @@ async function startChain(chainId: number, compiled: CompiledContracts, logger?:
   }
 }
 
-async function deployVenueAndFund(deployer: DevnetClient, compiled: CompiledContracts) {
+async function deployVenueAndFund(deployer: DevnetClient, compiled: CompiledContracts, delegationDomain: DelegationDomain) {
   const usdcHasPermit = !chainIdsWithPlainUsdc.has(deployer.chain.id)
-  const contracts = await deployVenueContracts(deployer, compiled, usdcHasPermit)
+  const contracts = await deployVenueContracts(deployer, compiled, usdcHasPermit, delegationDomain)
   const demoPartnerFunding = await deployer.writeContract({
     address: contracts.usdc,
     abi: mintableTokenAbi,

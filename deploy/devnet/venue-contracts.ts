@@ -2,15 +2,17 @@ import { type Address, getAddress } from 'viem'
 import { tradingAbi } from '../../services/venue-contracts/abis.ts'
 import { type DevnetClient, confirmTransaction } from './clients.ts'
 import type { CompiledContract, CompiledContracts } from './compile.ts'
-import type { VenueContracts } from '../../services/venue-contracts/deployment-record.ts'
+import type { DelegationDomain, VenueContracts } from '../../services/venue-contracts/deployment-record.ts'
 
 export async function deployVenueContracts(
   client: DevnetClient,
   compiled: CompiledContracts,
   usdcHasPermit: boolean,
+  delegationDomain: DelegationDomain,
 ): Promise<VenueContracts> {
   const usdc = await deployContract(client, compiled[usdcHasPermit ? 'PermitUSDC' : 'PlainUSDC'])
-  const trading = await deployContract(client, compiled.Trading, [usdc])
+  const { name, version, typeName } = delegationDomain
+  const trading = await deployContract(client, compiled.Trading, [usdc, name, version, typeName])
   // Trading creates its TradingStorage, which therefore knows Trading as the only caller allowed to pull funds.
   const tradingStorage = await client.readContract({ address: trading, abi: tradingAbi, functionName: 'tradingStorage' })
   const wrapper = await deployContract(client, compiled.VenueAtomicTrading, [trading])
@@ -20,6 +22,16 @@ export async function deployVenueContracts(
 /** A contract wallet that `owner` controls and that signs by ERC-1271 (see OwnedContractWallet.sol). */
 export function deployContractWallet(client: DevnetClient, compiled: CompiledContracts, owner: Address) {
   return deployContract(client, compiled.OwnedContractWallet, [owner])
+}
+
+/** A Trading of an earlier published version, without signature delegation (see LegacyTrading.sol). */
+export function deployLegacyTrading(client: DevnetClient, compiled: CompiledContracts) {
+  return deployContract(client, compiled.LegacyTrading)
+}
+
+/** A plain ERC-20 without permit, as USDC where a chain's token has none. */
+export function deployPlainUsdc(client: DevnetClient, compiled: CompiledContracts) {
+  return deployContract(client, compiled.PlainUSDC)
 }
 
 async function deployContract(

@@ -5,8 +5,12 @@ import { ServiceError } from '../../kit/errors.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
 import type { BudgetName } from './budgets.ts'
+import { createCors } from './cors.ts'
+import type { ErrorShape } from './error-bodies.ts'
 import { errorResponse } from './error-response.ts'
 import { loadNativeUws } from './native-uws.ts'
+import { originAllowlist, type OriginAllowlist } from './origin-allowlist.ts'
+import { decodePathParams, paramNames } from './path-params.ts'
 import type { RateLimits, RateLimitDecision } from './rate-limits.ts'
 import type { Reply } from './reply.ts'
 import type { RequestContext } from './request-context.ts'
@@ -19,6 +23,8 @@ export interface Route {
   path: string
   /** the rate-limit budget this route draws on; none for operational routes */
   budget?: BudgetName
+  /** the body shape of every failure on this path (405, 413, 429 and 500 included); framework by default */
+  errorShape?: ErrorShape
   handle(context: RequestContext): Reply | Promise<Reply>
 }
 
@@ -29,6 +35,8 @@ export interface HttpServerOptions {
   resolveClientIp: (peer: string, forwardedFor: string | undefined) => string
   /** request bodies above this many bytes get 413 */
   bodyLimitBytes: number
+  /** browser origins answered with CORS headers; the service's own origin only by default */
+  allowedOrigins?: OriginAllowlist
 }
 
 export interface HttpServer {
@@ -44,32 +52,49 @@ const uws = loadNativeUws()
 
 /**
  * The HTTP kit every route goes through: x-request-id on every response (a client's value is
- * ignored), the spec's error shapes, 404 and 405, the body limit, per-IP budgets and their headers.
+ * ignored), the spec's error shapes, 404 and 405, HEAD for every GET route, the body limit, per-IP
+ * budgets and their headers, CORS. It is also the error boundary: whatever a route throws, synchronously or
+ * not, becomes that request's answer (a 500 and a log line when unexpected), never a process exit.
  */
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const app = uws.App()
   const log = options.logger.child({ module: 'http' })
   const routesByPath = new Map<string, Map<Method, Route>>()
+  const cors = createCors(options.allowedOrigins ?? originAllowlist([]))
   let listenSocket: us_listen_socket | undefined
 
   const send = (res: HttpResponse, exchange: Exchange, reply: Reply, limit?: RateLimitDecision) => {
-    if (exchange.aborted) return
+    if (exchange.aborted || exchange.responded) return
+    exchange.responded = true
     res.cork(() => {
       res.writeStatus(`${reply.status} ${STATUS_CODES[reply.status] ?? ''}`)
       res.writeHeader('x-request-id', exchange.requestId)
       res.writeHeader('content-type', reply.contentType)
+      for (const [name, value] of Object.entries(exchange.cors)) res.writeHeader(name, value)
       if (limit && limit.limit > 0) writeRateLimitHeaders(res, limit)
       for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value)
-      res.end(reply.body)
+      if (exchange.head) res.endWithoutBody(Buffer.byteLength(reply.body), exchange.closeConnection)
+      else res.end(reply.body, exchange.closeConnection)
     })
     options.metrics.httpRequests.labels(exchange.routeName, String(reply.status)).inc()
     options.metrics.httpDuration.labels(exchange.routeName).observe((performance.now() - exchange.startedAt) / 1000)
   }
 
   const sendError = (res: HttpResponse, exchange: Exchange, error: unknown, limit?: RateLimitDecision) => {
-    const { status, body } = errorResponse(error)
-    if (status >= 500) log.error({ err: error, requestId: exchange.requestId, route: exchange.routeName }, 'request failed')
-    send(res, exchange, { status, body: JSON.stringify(body), contentType: 'application/json', ...allowHeader(error) }, limit)
+    try {
+      const { status, body } = errorResponse(error, exchange.shape)
+      // a 500 is a fault of ours and gets the stack; a 502 or 503 is an expected state of a dependency
+      if (status === 500) log.error({ err: error, requestId: exchange.requestId, route: exchange.routeName }, 'request failed')
+      else if (status > 500)
+        log.info(
+          { status, reason: error instanceof Error ? error.message : undefined, requestId: exchange.requestId, route: exchange.routeName },
+          'request answered unavailable',
+        )
+      send(res, exchange, { status, body: JSON.stringify(body), contentType: 'application/json', ...allowHeader(error) }, limit)
+    } catch (failure) {
+      // the response itself could not be written (the connection went away): nothing left to answer
+      log.warn({ err: failure, requestId: exchange.requestId }, 'error response not sent')
+    }
   }
 
   const serve = async (res: HttpResponse, exchange: Exchange, route: Route, context: RequestContext, body: Promise<Buffer> | undefined) => {
@@ -91,46 +116,78 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     }
   }
 
-  const dispatch = (pattern: string) => (res: HttpResponse, req: HttpRequest) => {
-    const exchange: Exchange = { requestId: randomUUID(), startedAt: performance.now(), aborted: false, routeName: pattern }
-    res.onAborted(() => (exchange.aborted = true))
-    const method = req.getMethod().toUpperCase() as Method
-    const route = routesByPath.get(pattern)?.get(method)
-    if (!route) {
-      const allowed = [...(routesByPath.get(pattern)?.keys() ?? [])].join(', ')
-      return sendError(
-        res,
-        exchange,
-        new ServiceError('method_not_allowed', `${method} is not allowed here; use ${allowed}`, { details: { allow: allowed } }),
-      )
-    }
-    const headers: Record<string, string> = {}
-    req.forEach((name, value) => (headers[name] = value))
-    const params: Record<string, string> = {}
-    paramNames(pattern).forEach((name, index) => (params[name] = decodeURIComponent(req.getParameter(index) ?? '')))
-    const context: RequestContext = {
-      method,
-      path: req.getUrl(),
-      params,
-      query: new URLSearchParams(req.getQuery() ?? ''),
-      headers,
-      clientIp: options.resolveClientIp(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-forwarded-for']),
-      requestId: exchange.requestId,
-      body: EMPTY_BODY,
-      log,
-    }
-    // uWS hands over the body only to a reader attached before the handler returns: start reading now,
-    // even though the budget is checked first (with Redis that takes a round trip)
-    const body = route.method === 'POST' ? readBody(res, exchange, options.bodyLimitBytes, headers) : undefined
-    body?.catch(() => {}) // a refused request never awaits its body
-    void serve(res, exchange, route, context, body)
+  /** Answers a CORS preflight: 204 with what the origin may do, or a bare 403. */
+  const sendPreflight = (res: HttpResponse, exchange: Exchange, status: 204 | 403, headers: Record<string, string>) => {
+    if (exchange.aborted) return
+    res.cork(() => {
+      res.writeStatus(`${status} ${STATUS_CODES[status]}`)
+      res.writeHeader('x-request-id', exchange.requestId)
+      for (const [name, value] of Object.entries(headers)) res.writeHeader(name, value)
+      res.end()
+    })
+    options.metrics.httpRequests.labels(exchange.routeName, String(status)).inc()
   }
 
-  app.any('/*', (res) => {
-    const exchange: Exchange = { requestId: randomUUID(), startedAt: performance.now(), aborted: false, routeName: 'unknown' }
+  /** A new exchange, with the CORS headers its answer carries (uWS's request is readable only now). */
+  const startExchange = (res: HttpResponse, req: HttpRequest, routeName: string, shape: ErrorShape): Exchange => {
+    const origin = req.getHeader('origin') || undefined
+    const host = req.getHeader('host') || undefined
+    const exchange = newExchange(routeName, shape, origin, host, cors.answerHeaders(origin, host))
     res.onAborted(() => (exchange.aborted = true))
-    sendError(res, exchange, new ServiceError('not_found', 'no such route'))
-  })
+    return exchange
+  }
+
+  const dispatch = (pattern: string) => (res: HttpResponse, req: HttpRequest) => {
+    const exchange = startExchange(res, req, pattern, shapeOf(routesByPath.get(pattern)))
+    try {
+      const requested = req.getMethod().toUpperCase()
+      exchange.head = requested === 'HEAD'
+      const method = (exchange.head ? 'GET' : requested) as Method
+      const route = routesByPath.get(pattern)?.get(method)
+      if (!route && requested === 'OPTIONS') {
+        const methods = [...(routesByPath.get(pattern)?.keys() ?? [])]
+        const requestMethod = req.getHeader('access-control-request-method') || undefined
+        const preflight = cors.preflight({ origin: exchange.origin, host: exchange.host, requestMethod }, methods)
+        if (preflight) return sendPreflight(res, exchange, preflight.status, preflight.headers)
+      }
+      if (!route) {
+        const allowed = allowedMethods(routesByPath.get(pattern))
+        throw new ServiceError('method_not_allowed', `${requested} is not allowed here; use ${allowed}`, { details: { allow: allowed } })
+      }
+      // uWS's request object lives only until this function returns: copy everything out first
+      const headers = readHeaders(req)
+      const rawParams = paramNames(pattern).map((_, index) => req.getParameter(index) ?? '')
+      const path = req.getUrl()
+      const query = req.getQuery() ?? ''
+      const peer = Buffer.from(res.getRemoteAddressAsText()).toString()
+      // uWS hands over the body only to a reader attached before the handler returns: start reading now,
+      // even though the budget is checked first (with Redis that takes a round trip)
+      const body = route.method === 'POST' ? readBody(res, exchange, options.bodyLimitBytes, headers) : undefined
+      body?.catch(() => {}) // a refused request never awaits its body
+      if (headers['content-length'] === DUPLICATE) {
+        exchange.closeConnection = true
+        throw new ServiceError('validation_failed', 'conflicting Content-Length headers', { details: { header: 'content-length' } })
+      }
+      const context: RequestContext = {
+        method,
+        path,
+        params: decodePathParams(paramNames(pattern), rawParams),
+        query: new URLSearchParams(query),
+        headers,
+        clientIp: options.resolveClientIp(peer, headers['x-forwarded-for']),
+        requestId: exchange.requestId,
+        body: EMPTY_BODY,
+        log,
+      }
+      void serve(res, exchange, route, context, body)
+    } catch (error) {
+      sendError(res, exchange, error)
+    }
+  }
+
+  app.any('/*', (res, req) =>
+    sendError(res, startExchange(res, req, 'unknown', 'framework'), new ServiceError('not_found', 'no such route')),
+  )
 
   return {
     app,
@@ -165,17 +222,66 @@ interface Exchange {
   requestId: string
   startedAt: number
   aborted: boolean
+  /** set once the response is written: a late failure cannot answer twice */
+  responded: boolean
   routeName: string
+  shape: ErrorShape
+  /** a HEAD request: the GET route's status and headers, no body */
+  head: boolean
+  /** the request's framing cannot be trusted: close the connection after answering */
+  closeConnection: boolean
+  origin: string | undefined
+  host: string | undefined
+  /** CORS headers for the answer */
+  cors: Record<string, string>
+}
+
+function newExchange(
+  routeName: string,
+  shape: ErrorShape,
+  origin: string | undefined,
+  host: string | undefined,
+  cors: Record<string, string>,
+): Exchange {
+  return {
+    requestId: randomUUID(),
+    startedAt: performance.now(),
+    aborted: false,
+    responded: false,
+    routeName,
+    shape,
+    head: false,
+    closeConnection: false,
+    origin,
+    host,
+    cors,
+  }
+}
+
+/** A path answers its failures (405 included) in the upstream-proxy shape when its routes do. */
+function shapeOf(methods: Map<Method, Route> | undefined): ErrorShape {
+  return [...(methods?.values() ?? [])].some((route) => route.errorShape === 'upstream-proxy') ? 'upstream-proxy' : 'framework'
+}
+
+function allowedMethods(methods: Map<Method, Route> | undefined): string {
+  const names = [...(methods?.keys() ?? [])]
+  return (names.includes('GET') ? [...names, 'HEAD'] : names).join(', ')
+}
+
+/** Marks a Content-Length sent twice with different values (a request-smuggling attempt). */
+const DUPLICATE = '\0duplicate'
+
+function readHeaders(req: HttpRequest): Record<string, string> {
+  const headers: Record<string, string> = {}
+  req.forEach((name, value) => {
+    if (name === 'content-length' && headers[name] !== undefined && headers[name] !== value) headers[name] = DUPLICATE
+    else if (headers[name] === undefined) headers[name] = value
+    else if (name !== 'content-length') headers[name] = `${headers[name]}, ${value}`
+  })
+  return headers
 }
 
 const EMPTY_BODY = Buffer.alloc(0)
-
-function paramNames(pattern: string): string[] {
-  return pattern
-    .split('/')
-    .filter((segment) => segment.startsWith(':'))
-    .map((segment) => segment.slice(1))
-}
 
 function writeRateLimitHeaders(res: HttpResponse, limit: RateLimitDecision) {
   res.writeHeader('x-ratelimit-limit', String(limit.limit))

@@ -1,8 +1,10 @@
-import { getAddress, type Address } from 'viem'
+import { checksum } from 'ox/Address'
+import type { Address } from 'viem'
 import { z } from 'zod'
 import { parseEnv, type Env } from '../../kit/config.ts'
 import { SUPPORTED_CHAIN_IDS, type ChainId } from '../../schemas/common.ts'
-import type { DevnetDeployment } from '../venue-contracts/deployment-record.ts'
+import { CANONICAL_ENTRY_POINTS, ENTRY_POINT_VERSIONS, type EntryPointVersion } from '../venue-contracts/entry-points.ts'
+import { SPEC_DELEGATION_DOMAIN, type DelegationDomain, type DevnetDeployment } from '../venue-contracts/deployment-record.ts'
 
 /** The four contracts onboarding touches on a chain. */
 export interface VenueContracts {
@@ -27,19 +29,38 @@ export interface ChainConfig {
   bundlerUrl: string
   /** an ERC-7677 paymaster that sponsors the relayer's operations; the smart account pays when absent */
   paymasterUrl?: string
+  /** the `context` sent with every pm_* request (e.g. a sponsorship policy id), when the paymaster wants one */
+  paymasterContext?: Record<string, unknown>
   entryPoint: Address
+  entryPointVersion: EntryPointVersion
+  /** the SimpleAccount factory (for `entryPointVersion`) that deploys the relayer's smart account */
+  accountFactory: Address
   contracts: VenueContracts
   /** configured when the token cannot say; read from the token's name() and version() otherwise */
   permitDomain?: PermitDomain
+  /** the names in the delegation's signed bytes: the spec's unless the deployment's differ */
+  delegationDomain: DelegationDomain
 }
 
-/** EntryPoint v0.8 at its canonical address, the one SimpleAccount v0.8 is built for. */
-export const ENTRY_POINT_V08: Address = '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108'
+/** A JSON object in a variable, e.g. `{"sponsorshipPolicyId":"sp_…"}`. */
+const JsonObject = z.string().transform((text, context) => {
+  try {
+    const value: unknown = JSON.parse(text)
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>
+  } catch {
+    // reported below
+  }
+  context.addIssue({ code: 'custom', message: 'must be a JSON object' })
+  return z.NEVER
+})
+
+/** An EIP-712 struct type name, e.g. `Delegation`. */
+const TypeName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an EIP-712 type name (letters, digits, underscores)')
 
 export const EnvAddress = z
   .string()
   .regex(/^0x[a-fA-F0-9]{40}$/, 'must be 0x followed by 40 hex characters')
-  .transform((address) => getAddress(address))
+  .transform((address) => checksum(address) as Address) // ox: the checksum without loading viem at start
 
 /** CHAIN_<id>_* variables of one chain, e.g. CHAIN_42161_RPC_URL. */
 function chainEnvSchema(chainId: ChainId) {
@@ -49,13 +70,19 @@ function chainEnvSchema(chainId: ChainId) {
       [name('RPC_URL')]: z.url(),
       [name('BUNDLER_URL')]: z.url(),
       [name('PAYMASTER_URL')]: z.url().optional(),
-      [name('ENTRY_POINT')]: EnvAddress.default(ENTRY_POINT_V08),
+      [name('PAYMASTER_CONTEXT')]: JsonObject.optional(),
+      [name('ENTRY_POINT_VERSION')]: z.enum(ENTRY_POINT_VERSIONS).default('0.8'),
+      [name('ENTRY_POINT')]: EnvAddress.optional(),
+      [name('ACCOUNT_FACTORY')]: EnvAddress.optional(),
       [name('TRADING')]: EnvAddress,
       [name('TRADING_STORAGE')]: EnvAddress,
       [name('USDC')]: EnvAddress,
       [name('WRAPPER')]: EnvAddress,
       [name('USDC_PERMIT_NAME')]: z.string().min(1).optional(),
       [name('USDC_PERMIT_VERSION')]: z.string().min(1).optional(),
+      [name('DELEGATION_NAME')]: z.string().min(1).default(SPEC_DELEGATION_DOMAIN.name),
+      [name('DELEGATION_VERSION')]: z.string().min(1).default(SPEC_DELEGATION_DOMAIN.version),
+      [name('DELEGATION_TYPE')]: TypeName.default(SPEC_DELEGATION_DOMAIN.typeName),
     })
     .refine((vars) => (vars[name('USDC_PERMIT_NAME')] === undefined) === (vars[name('USDC_PERMIT_VERSION')] === undefined), {
       message: 'set both or neither',
@@ -65,14 +92,20 @@ function chainEnvSchema(chainId: ChainId) {
       const text = (suffix: string) => vars[name(suffix)] as string | undefined
       const address = (suffix: string) => vars[name(suffix)] as Address
       const paymasterUrl = text('PAYMASTER_URL')
+      const paymasterContext = vars[name('PAYMASTER_CONTEXT')] as Record<string, unknown> | undefined
       const permitName = text('USDC_PERMIT_NAME')
       const permitVersion = text('USDC_PERMIT_VERSION')
+      const entryPointVersion = text('ENTRY_POINT_VERSION') as EntryPointVersion
+      const canonical = CANONICAL_ENTRY_POINTS[entryPointVersion]
       return {
         chainId,
         rpcUrl: text('RPC_URL')!,
         bundlerUrl: text('BUNDLER_URL')!,
         ...(paymasterUrl && { paymasterUrl }),
-        entryPoint: address('ENTRY_POINT'),
+        ...(paymasterContext && { paymasterContext }),
+        entryPoint: address('ENTRY_POINT') ?? canonical.entryPoint,
+        entryPointVersion,
+        accountFactory: address('ACCOUNT_FACTORY') ?? canonical.simpleAccountFactory,
         contracts: {
           trading: address('TRADING'),
           tradingStorage: address('TRADING_STORAGE'),
@@ -80,6 +113,7 @@ function chainEnvSchema(chainId: ChainId) {
           wrapper: address('WRAPPER'),
         },
         ...(permitName && permitVersion && { permitDomain: { name: permitName, version: permitVersion } }),
+        delegationDomain: { name: text('DELEGATION_NAME')!, version: text('DELEGATION_VERSION')!, typeName: text('DELEGATION_TYPE')! },
       }
     })
 }
@@ -101,6 +135,9 @@ export function chainConfigsFromDeployment(deployment: DevnetDeployment): ChainC
       rpcUrl: chain.rpcUrl,
       bundlerUrl: chain.bundlerUrl,
       entryPoint: chain.entryPoint,
+      entryPointVersion: chain.entryPointVersion,
+      accountFactory: chain.accountFactory,
       contracts: chain.contracts,
+      delegationDomain: chain.delegationDomain,
     }))
 }

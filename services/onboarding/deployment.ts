@@ -3,7 +3,8 @@ import type { Hex } from 'viem'
 import { z } from 'zod'
 import { ServiceError } from '../../kit/errors.ts'
 import type { Logger } from '../../kit/logger.ts'
-import type { DevnetDeployment } from '../venue-contracts/deployment-record.ts'
+import { SPEC_DELEGATION_DOMAIN, type DevnetDeployment } from '../venue-contracts/deployment-record.ts'
+import { ENTRY_POINT_VERSIONS } from '../venue-contracts/entry-points.ts'
 import { EnvAddress } from './chain-config.ts'
 
 // The deployment record DEPLOYMENT_FILE holds (a development chain writes one), or what the embedded
@@ -21,9 +22,13 @@ const DeploymentFile = z.object({
       rpcUrl: z.url(),
       bundlerUrl: z.url(),
       entryPoint: EnvAddress,
+      entryPointVersion: z.enum(ENTRY_POINT_VERSIONS).default('0.8'),
       accountFactory: EnvAddress,
       contracts: z.object({ trading: EnvAddress, tradingStorage: EnvAddress, usdc: EnvAddress, wrapper: EnvAddress }),
       usdcHasPermit: z.boolean(),
+      delegationDomain: z
+        .object({ name: z.string().min(1), version: z.string().min(1), typeName: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/) })
+        .default(SPEC_DELEGATION_DOMAIN),
     }),
   ),
   relayer: z.object({ address: EnvAddress, smartAccountAddress: EnvAddress, devnetRelayerPrivateKey: PrivateKey }),

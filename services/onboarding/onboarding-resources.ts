@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis'
 import type { Env } from '../../kit/config.ts'
 import type { Logger } from '../../kit/logger.ts'
+import { checkChains, type ChainsSupport } from './chain-checks.ts'
 import { createChainClients, type ChainClients } from './chain-clients.ts'
 import { setUpOnboarding, type OnboardingSetup } from './config.ts'
 import type { EmbeddedChainStarter } from './deployment.ts'
@@ -10,6 +11,8 @@ import { createOnboardingQueue, type OnboardingQueue } from './relay-job.ts'
 export interface OnboardingResources {
   setup: OnboardingSetup
   clients: ChainClients
+  /** what each chain's contracts can do, checked at start */
+  support: ChainsSupport
   queue: OnboardingQueue
   close(): Promise<void>
 }
@@ -23,6 +26,14 @@ export async function openOnboardingResources(options: {
 }): Promise<OnboardingResources> {
   const setup = await setUpOnboarding(options.env, options.logger, options.startEmbeddedChains)
   const clients = createChainClients(setup.config.chains)
+  let support: ChainsSupport
+  try {
+    support = await checkChains(setup.config.chains, clients, options.logger)
+  } catch (error) {
+    clients.close()
+    await setup.stop()
+    throw error
+  }
   const queue = createOnboardingQueue({ redis: options.redis, namespace: options.namespace || undefined, logger: options.logger })
   options.logger.info(
     {
@@ -37,6 +48,7 @@ export async function openOnboardingResources(options: {
   return {
     setup,
     clients,
+    support,
     queue,
     async close() {
       await queue.close()

@@ -1,6 +1,7 @@
 import { type Address, type LocalAccount, type PublicClient } from 'viem'
 import type { ChainId } from '../../schemas/common.ts'
 import type { OnboardRequest } from '../../schemas/onboarding.ts'
+import type { DelegationDomain } from '../venue-contracts/deployment-record.ts'
 import type { PermitDomain, VenueContracts } from './chain-config.ts'
 import { readPermitDomain } from './permit-domain.ts'
 import { delegationTypedData, permitTypedData } from './typed-data.ts'
@@ -12,6 +13,8 @@ import { permitUsdcAbi, tradingAbi } from '../venue-contracts/abis.ts'
 export interface PartnerChain {
   chainId: number
   contracts: VenueContracts
+  /** the names Trading checks the delegation under */
+  delegationDomain: DelegationDomain
 }
 
 export interface SignOnboardingOptions {
@@ -21,8 +24,8 @@ export interface SignOnboardingOptions {
   signer: LocalAccount
   /** the address onboarded: the signer's own, or a contract wallet's whose owner signs for it */
   partner?: Address
-  /** omit to leave the delegation out; `nonce` and `delegate` only to build wrong ones */
-  delegation?: { expiry: bigint; nonce?: bigint; delegate?: Address }
+  /** omit to leave the delegation out; `nonce`, `delegate` and `domain` only to build wrong ones */
+  delegation?: { expiry: bigint; nonce?: bigint; delegate?: Address; domain?: DelegationDomain }
   /** omit to leave the permit out */
   permit?: { value: bigint; deadline: bigint; nonce?: bigint; domain?: PermitDomain }
 }
@@ -36,7 +39,8 @@ export async function signOnboarding(options: SignOnboardingOptions): Promise<On
     const nonce =
       options.delegation.nonce ??
       (await client.readContract({ address: chain.contracts.trading, abi: tradingAbi, functionName: 'delegatableNonces', args: [partner] }))
-    const signature = await signer.signTypedData(delegationTypedData(chain, { delegator: partner, delegate, nonce, expiry }))
+    const signed = { ...chain, delegationDomain: options.delegation.domain ?? chain.delegationDomain }
+    const signature = await signer.signTypedData(delegationTypedData(signed, { delegator: partner, delegate, nonce, expiry }))
     request.delegation = { delegate, nonce: String(nonce), expiry: String(expiry), signature }
   }
   if (options.permit) {

@@ -1,19 +1,8 @@
-import {
-  BaseError,
-  ContractFunctionRevertedError,
-  ContractFunctionZeroDataError,
-  getAddress,
-  hashTypedData,
-  isAddressEqual,
-  recoverTypedDataAddress,
-  size,
-  type Address,
-  type Hex,
-  type PublicClient,
-} from 'viem'
+import { getAddress, hashTypedData, isAddressEqual, recoverTypedDataAddress, size, type Address, type Hex, type PublicClient } from 'viem'
 import { ServiceError } from '../../kit/errors.ts'
 import type { OnboardRequest } from '../../schemas/onboarding.ts'
 import type { ChainConnection } from './chain-clients.ts'
+import { isContractRefusal } from './contract-refusal.ts'
 import { delegationTypedData, permitTypedData } from './typed-data.ts'
 import { ERC1271_MAGIC_VALUE, erc1271Abi } from '../venue-contracts/abis.ts'
 
@@ -86,10 +75,7 @@ async function walletAccepts(client: PublicClient, wallet: Address, hash: Hex, s
     })
     return answer === ERC1271_MAGIC_VALUE
   } catch (error) {
-    const refused =
-      error instanceof BaseError &&
-      error.walk((cause) => cause instanceof ContractFunctionRevertedError || cause instanceof ContractFunctionZeroDataError)
-    if (refused) return false
+    if (isContractRefusal(error)) return false
     throw chainUnreachable('ask the partner wallet', error)
   }
 }
@@ -102,8 +88,9 @@ async function onChain<T>(what: string, read: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A 500 (the spec lists no 502 for onboarding): the service could not do its part; the request may be sent again. */
 function chainUnreachable(what: string, cause: unknown): ServiceError {
-  return new ServiceError('upstream_unavailable', `the chain could not be reached to check the permit signature (${what})`, { cause })
+  return new ServiceError('internal', `the chain could not be reached to check the permit signature (${what}); retry shortly`, { cause })
 }
 
 function notSignedByPartner(part: 'delegation' | 'permit', message: string): ServiceError {

@@ -1,16 +1,15 @@
-import type { Address } from 'viem'
-import type { PermitDomain, VenueContracts } from './chain-config.ts'
+import { keccak256, stringToHex, type Address, type TypedDataDomain } from 'viem'
+import type { DelegationDomain, VenueContracts } from '../venue-contracts/deployment-record.ts'
+import type { PermitDomain } from './chain-config.ts'
 
 // The EIP-712 messages partners sign (spec 4.1), built in one place for signing and for checking.
 
-export const venueDelegationTypes = {
-  VenueDelegation: [
-    { name: 'delegator', type: 'address' },
-    { name: 'delegate', type: 'address' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'expiry', type: 'uint256' },
-  ],
-} as const
+const delegationFields = [
+  { name: 'delegator', type: 'address' },
+  { name: 'delegate', type: 'address' },
+  { name: 'nonce', type: 'uint256' },
+  { name: 'expiry', type: 'uint256' },
+] as const
 
 export const permitTypes = {
   Permit: [
@@ -27,14 +26,27 @@ interface VenueChain {
   contracts: VenueContracts
 }
 
-/** Verified by Trading, for the wrapper as delegate. */
-export function delegationTypedData(chain: VenueChain, message: { delegator: Address; delegate: Address; nonce: bigint; expiry: bigint }) {
+/**
+ * Verified by Trading, for the wrapper as delegate, under the deployment's domain name and version and type
+ * name (the spec's `Venue`, `1`, `VenueDelegation` by default).
+ */
+export function delegationTypedData(
+  chain: VenueChain & { delegationDomain: DelegationDomain },
+  message: { delegator: Address; delegate: Address; nonce: bigint; expiry: bigint },
+) {
+  const { name, version, typeName } = chain.delegationDomain
   return {
-    domain: { name: 'Venue', version: '1', chainId: chain.chainId, verifyingContract: chain.contracts.trading },
-    types: venueDelegationTypes,
-    primaryType: 'VenueDelegation',
+    domain: { name, version, chainId: chain.chainId, verifyingContract: chain.contracts.trading } satisfies TypedDataDomain,
+    types: { [typeName]: delegationFields },
+    primaryType: typeName,
     message,
-  } as const
+  }
+}
+
+/** What Trading's DELEGATION_TYPEHASH() must be for a type name. */
+export function delegationTypeHash(typeName: string) {
+  const fields = delegationFields.map((field) => `${field.type} ${field.name}`).join(',')
+  return keccak256(stringToHex(`${typeName}(${fields})`))
 }
 
 /** Verified by USDC, with TradingStorage (not Trading) as spender. */

@@ -1,5 +1,4 @@
 import { toSimpleSmartAccount } from 'permissionless/accounts'
-import { createPimlicoClient } from 'permissionless/clients/pimlico'
 import type { Address, Hex } from 'viem'
 import {
   createBundlerClient,
@@ -12,15 +11,17 @@ import {
 } from 'viem/account-abstraction'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { Logger } from '../../kit/logger.ts'
+import type { EntryPointVersion } from '../venue-contracts/entry-points.ts'
 import type { ChainConnection } from '../onboarding/chain-clients.ts'
 import type { Submission } from '../onboarding/relay-job.ts'
 import type { RelayerConfig } from './config.ts'
 import { isAlreadyKnown } from './relay-errors.ts'
+import { userOperationFees } from './user-operation-fees.ts'
 
 /** The relayer's smart account on one chain, and what it does through the chain's bundler. */
 export interface ChainRelayer {
   connection: ChainConnection
-  /** the SimpleAccount v0.8 that sends (and pays for) every onboarding on this chain */
+  /** the SimpleAccount (of the configured EntryPoint version) that sends every onboarding on this chain */
   address: Address
   /**
    * Builds the batch as a user operation under nonce key `nonceKey`, has the bundler estimate it, and
@@ -39,22 +40,26 @@ export interface ChainRelayer {
 const NONCE_SEQUENCE_BITS = 64n
 
 export async function openChainRelayer(connection: ChainConnection, config: RelayerConfig, log: Logger): Promise<ChainRelayer> {
-  const { chainId, entryPoint: entryPointAddress } = connection.config
-  const entryPoint = { address: entryPointAddress, version: '0.8' } as const
+  const { chainId, entryPoint: entryPointAddress, entryPointVersion, accountFactory, paymasterContext } = connection.config
+  const entryPoint = { address: entryPointAddress, version: entryPointVersion }
   const account = await toSimpleSmartAccount({
     client: connection.publicClient,
     owner: privateKeyToAccount(config.privateKey.reveal()),
     entryPoint,
+    factoryAddress: accountFactory,
   })
-  // Alto and Pimlico refuse fees below their own quote, which the node's estimate does not always meet.
-  const gasPrices = createPimlicoClient({ transport: connection.bundlerTransport, entryPoint })
+  const fees = userOperationFees({ bundlerTransport: connection.bundlerTransport, publicClient: connection.publicClient, entryPoint, log })
   const bundler = createBundlerClient({
     account,
     client: connection.publicClient,
     transport: connection.bundlerTransport,
     pollingInterval: config.pollingIntervalMs,
-    ...(connection.paymasterTransport && { paymaster: createPaymasterClient({ transport: connection.paymasterTransport }) }),
-    userOperation: { estimateFeesPerGas: async () => (await gasPrices.getUserOperationGasPrice()).fast },
+    // ERC-7677: pm_getPaymasterStubData for estimation, then pm_getPaymasterData for the operation that is signed
+    ...(connection.paymasterTransport && {
+      paymaster: createPaymasterClient({ transport: connection.paymasterTransport }),
+      ...(paymasterContext && { paymasterContext }),
+    }),
+    userOperation: { estimateFeesPerGas: fees },
   })
 
   const relayer: ChainRelayer = {
@@ -65,7 +70,7 @@ export async function openChainRelayer(connection: ChainConnection, config: Rela
       const prepared = await bundler.prepareUserOperation({ calls, nonce })
       const userOperation = { ...prepared, signature: await account.signUserOperation(prepared) }
       return {
-        userOpHash: getUserOperationHash({ chainId, entryPointAddress, entryPointVersion: '0.8', userOperation }),
+        userOpHash: getUserOperationHash({ chainId, entryPointAddress, entryPointVersion, userOperation }),
         userOperation: formatUserOperationRequest(userOperation),
       }
     },
@@ -105,6 +110,6 @@ export async function openChainRelayer(connection: ChainConnection, config: Rela
 }
 
 /** The signed operation as the job stores it: JSON-RPC form, as the bundler takes it. */
-function rpcUserOperation(submission: Submission): RpcUserOperation<'0.8'> {
-  return submission.userOperation as RpcUserOperation<'0.8'>
+function rpcUserOperation(submission: Submission): RpcUserOperation<EntryPointVersion> {
+  return submission.userOperation as RpcUserOperation<EntryPointVersion>
 }

@@ -1,8 +1,8 @@
-import { STATUS_CODES } from 'node:http'
 import { ServiceError } from '../../kit/errors.ts'
 import { pairBySymbol } from '../../schemas/pairs.ts'
-import { NoQuery } from '../../schemas/price.ts'
+import { frameworkErrorBody } from '../http/error-bodies.ts'
 import type { Route } from '../http/http-server.ts'
+import { refuseQuery } from '../http/refuse-query.ts'
 import { jsonBytesReply, jsonReply } from '../http/reply.ts'
 import type { Materializer } from './materializer.ts'
 
@@ -51,20 +51,9 @@ export function snapshotRoutes(view: Materializer): Route[] {
   ]
 }
 
-function refuseQuery(query: URLSearchParams) {
-  const parsed = NoQuery.safeParse(Object.fromEntries(query))
-  if (!parsed.success) throw new ServiceError('validation_failed', 'this endpoint takes no parameters', { issues: parsed.error.issues })
-}
-
 /** Spec 7: 503 in the framework shape plus `stale: true`; the client retries. */
 function noTicksYet() {
-  return jsonReply(
-    503,
-    {
-      error: STATUS_CODES[503],
-      message: 'the feed has delivered no ticks yet; retry shortly',
-      stale: true,
-    },
-    { 'retry-after': '1' },
-  )
+  return jsonReply(503, frameworkErrorBody(503, 'the feed has delivered no ticks yet; retry shortly', { stale: true }), {
+    'retry-after': '1',
+  })
 }

@@ -5,19 +5,37 @@ import { erc20Abi, parseAbi } from 'viem'
 // that these ABIs match them.
 
 export const tradingAbi = parseAbi([
-  'function delegatableNonces(address trader) view returns (uint256)',
-  'function delegations(address trader) view returns (address)',
+  'function delegatableNonces(address delegator) view returns (uint256)',
+  'function delegations(address delegator) view returns (address)',
   'function setDelegate(address delegate)',
   'function removeDelegate()',
   'function setDelegateWithSignature(address delegator, address delegate, uint256 nonce, uint256 expiry, uint8 v, bytes32 r, bytes32 s)',
+  'function DELEGATION_TYPEHASH() view returns (bytes32)',
+  'function DOMAIN_SEPARATOR() view returns (bytes32)',
   'function tradingStorage() view returns (address)',
-  'event DelegateSet(address indexed delegator, address indexed delegate, uint256 nonce)',
-  'event DelegateRemoved(address indexed delegator, address indexed previousDelegate, uint256 nonce)',
-  'error DelegationExpired(uint256 expiry, uint256 blockTimestamp)',
-  'error InvalidNonce(uint256 expected, uint256 provided)',
+  'event DelegateAdded(address indexed delegator, address indexed delegate)',
+  'event DelegateRemoved(address indexed delegator, address indexed delegate)',
+  'error NullAddr()',
+  'error SignatureExpired()',
+  'error InvalidNonce()',
   'error InvalidSignature()',
-  'error ZeroDelegate()',
-  'error NotTraderOrDelegate(address caller, address trader)',
+  'error NoDelegate(address caller)',
+  'error NotDelegate(address trader, address caller)',
+])
+
+/**
+ * Every error of the venue's published `Delegatable` (the signature-delegation version, `IDelegatable.sol`)
+ * and of its Trading contract's other entry points, for naming a revert in `reason`.
+ */
+export const publishedTradingErrorsAbi = parseAbi([
+  'error DelegateReentrant()',
+  'error InvalidCallData()',
+  'error DelegateForbidden()',
+  'error DelegatedActionFailed()',
+  'error IsContract(address a)',
+  'error IsDone()',
+  'error IsPaused()',
+  'error WrongParams()',
 ])
 
 /** USDC as on chain 42161: ERC-20 plus ERC-2612 with FiatToken's `bytes signature` overload for contract wallets. */

@@ -7,25 +7,37 @@ export interface JsonRpcCall {
   params?: unknown[]
 }
 
+export interface JsonRpcError {
+  code: number
+  message: string
+}
+
 export interface JsonRpcProxy {
   url: string
+  /** the method of every call received, refused ones included, in order */
+  methods: string[]
   close(): Promise<void>
 }
 
 /**
  * A loopback JSON-RPC endpoint that forwards to `target`, except for the calls `refuse` picks, which it
- * answers with a JSON-RPC error of its own: a node that fails some requests and serves the rest.
+ * answers with a JSON-RPC error of its own (-32000 unless `refuse` names one): a node that fails some requests
+ * and serves the rest, or a bundler without some method.
  */
-export async function startJsonRpcProxy(target: string, refuse: (call: JsonRpcCall) => boolean): Promise<JsonRpcProxy> {
+export async function startJsonRpcProxy(target: string, refuse: (call: JsonRpcCall) => boolean | JsonRpcError): Promise<JsonRpcProxy> {
   const upstream = closableFetch()
+  const methods: string[] = []
   const server = createServer(async (request, response) => {
     const chunks: Buffer[] = []
     for await (const chunk of request) chunks.push(chunk as Buffer)
     const body = Buffer.concat(chunks).toString()
     const call = JSON.parse(body) as JsonRpcCall & { id: unknown }
     response.setHeader('content-type', 'application/json')
-    if (!Array.isArray(call) && refuse(call)) {
-      response.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: -32000, message: 'refused by the test proxy' } }))
+    if (!Array.isArray(call)) methods.push(call.method)
+    const refusal = Array.isArray(call) ? false : refuse(call)
+    if (refusal) {
+      const error = refusal === true ? { code: -32000, message: 'refused by the test proxy' } : refusal
+      response.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, error }))
       return
     }
     const forwarded = await upstream.fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
@@ -36,6 +48,7 @@ export async function startJsonRpcProxy(target: string, refuse: (call: JsonRpcCa
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
+    methods,
     async close() {
       upstream.close()
       server.closeAllConnections()

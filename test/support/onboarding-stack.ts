@@ -4,6 +4,7 @@ import { pino, type Logger } from 'pino'
 import type { Address } from 'viem'
 import { createMetrics } from '../../kit/metrics.ts'
 import type { DevnetDeployment } from '../../services/venue-contracts/deployment-record.ts'
+import { checkChains } from '../../services/onboarding/chain-checks.ts'
 import { createChainClients, type ChainClients } from '../../services/onboarding/chain-clients.ts'
 import type { ChainConfig } from '../../services/onboarding/chain-config.ts'
 import { onboardingConfig, type OnboardingConfig } from '../../services/onboarding/config.ts'
@@ -46,8 +47,12 @@ export async function startOnboardingStack(options: OnboardingStackOptions): Pro
   const parsed = onboardingConfig(env, options.deployment)
   const config = { ...parsed, chains: parsed.chains.map(options.adjustChain ?? ((chain) => chain)) }
   const clients = createChainClients(config.chains)
+  const support = await checkChains(config.chains, clients, logger).catch((error: unknown) => {
+    clients.close()
+    throw error
+  })
   const queue = createOnboardingQueue({ redis: options.redis, namespace, backoffMs: 100, logger })
-  const server = await serveRoutes(onboardingRoutes({ config, chains: clients, queue }))
+  const server = await serveRoutes(onboardingRoutes(Promise.resolve({ config, chains: clients, support, queue })))
   const relayers: Relayer[] = []
   const start = () => {
     const relayer = startRelayer({

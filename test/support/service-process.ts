@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process'
 import { spawnTiedToParent } from '../../deploy/devnet/child-process.ts'
 import { fileURLToPath } from 'node:url'
-import { withDeadline } from './wait.ts'
+import { START_DEADLINE_MS, withDeadline } from './wait.ts'
 
 // the entry point `npm start` runs (development chains when onboarding has none configured)
 const MAIN = fileURLToPath(new URL('../../scripts/start.ts', import.meta.url))
@@ -13,6 +13,8 @@ export interface ServiceProcess {
   logs: string[]
   /** resolves with the first log record whose msg matches */
   waitForLog(msg: string, timeoutMs?: number): Promise<Record<string, unknown>>
+  /** the exit code once it has exited (null when killed by a signal) */
+  exited: Promise<number | null>
   /** SIGTERM, and the exit code once it has exited */
   stop(): Promise<number | null>
 }
@@ -58,7 +60,8 @@ export function startServiceProcess(
   return {
     child,
     logs,
-    waitForLog(msg, timeoutMs = 20_000) {
+    exited,
+    waitForLog(msg, timeoutMs = START_DEADLINE_MS) {
       const seen = logs
         .map((line) => {
           try {

@@ -6,39 +6,53 @@ import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
 import {TradingStorage} from "./TradingStorage.sol";
 
-/// @notice The venue's entry point for traders, reduced to what onboarding touches: a trader lets one delegate
-/// act for it, directly or by an EIP-712 `VenueDelegation` signature that anyone may relay. Setting and removing a
-/// delegate both bump the trader's nonce, which invalidates signatures made before.
+/// @notice The venue's entry point for traders, reduced to what onboarding touches, with the delegation interface,
+/// errors and events of the venue's published Delegatable: a trader lets one delegate act for it, directly or by an
+/// EIP-712 delegation signature that anyone may relay. Setting and removing a delegate both bump the trader's nonce,
+/// which invalidates signatures made before. The EIP-712 domain name and version and the delegation's type name are
+/// constructor arguments, so the development chain can sign with the spec's names or a deployment's own.
 contract Trading is EIP712 {
-    bytes32 public constant DELEGATION_TYPEHASH =
-        keccak256("VenueDelegation(address delegator,address delegate,uint256 nonce,uint256 expiry)");
+    bytes32 public immutable DELEGATION_TYPEHASH;
 
     TradingStorage public immutable tradingStorage;
-    mapping(address trader => address delegate) public delegations;
-    mapping(address trader => uint256 nonce) public delegatableNonces;
+    mapping(address delegator => address delegate) public delegations;
+    mapping(address delegator => uint256 nonce) public delegatableNonces;
 
-    event DelegateSet(address indexed delegator, address indexed delegate, uint256 nonce);
-    event DelegateRemoved(address indexed delegator, address indexed previousDelegate, uint256 nonce);
+    event DelegateAdded(address indexed delegator, address indexed delegate);
+    event DelegateRemoved(address indexed delegator, address indexed delegate);
     event CollateralDeposited(address indexed trader, address indexed caller, uint256 amount);
 
-    error DelegationExpired(uint256 expiry, uint256 blockTimestamp);
-    error InvalidNonce(uint256 expected, uint256 provided);
+    error NullAddr();
+    error SignatureExpired();
+    error InvalidNonce();
     error InvalidSignature();
-    error ZeroDelegate();
-    error NotTraderOrDelegate(address caller, address trader);
+    error NoDelegate(address caller);
+    error NotDelegate(address trader, address caller);
 
-    constructor(IERC20 collateralToken) EIP712("Venue", "1") {
+    constructor(IERC20 collateralToken, string memory domainName, string memory domainVersion, string memory delegationTypeName)
+        EIP712(domainName, domainVersion)
+    {
         tradingStorage = new TradingStorage(collateralToken);
+        DELEGATION_TYPEHASH = keccak256(
+            abi.encodePacked(delegationTypeName, "(address delegator,address delegate,uint256 nonce,uint256 expiry)")
+        );
+    }
+
+    function DOMAIN_SEPARATOR() external view returns (bytes32) {
+        return _domainSeparatorV4();
     }
 
     function setDelegate(address delegate) external {
+        if (delegate == address(0)) revert NullAddr();
         _setDelegate(msg.sender, delegate);
     }
 
     function removeDelegate() external {
-        address previousDelegate = delegations[msg.sender];
+        address delegate = delegations[msg.sender];
+        if (delegate == address(0)) revert NoDelegate(msg.sender);
+        delegatableNonces[msg.sender]++;
         delete delegations[msg.sender];
-        emit DelegateRemoved(msg.sender, previousDelegate, delegatableNonces[msg.sender]++);
+        emit DelegateRemoved(msg.sender, delegate);
     }
 
     /// @dev The signature is recovered with ecrecover, so only externally owned accounts can delegate this way.
@@ -51,9 +65,9 @@ contract Trading is EIP712 {
         bytes32 r,
         bytes32 s
     ) external {
-        if (block.timestamp > expiry) revert DelegationExpired(expiry, block.timestamp);
-        uint256 expectedNonce = delegatableNonces[delegator];
-        if (nonce != expectedNonce) revert InvalidNonce(expectedNonce, nonce);
+        if (delegate == address(0)) revert NullAddr();
+        if (block.timestamp > expiry) revert SignatureExpired();
+        if (nonce != delegatableNonces[delegator]) revert InvalidNonce();
         bytes32 digest = _hashTypedDataV4(keccak256(abi.encode(DELEGATION_TYPEHASH, delegator, delegate, nonce, expiry)));
         (address signer, ECDSA.RecoverError recoverError,) = ECDSA.tryRecover(digest, v, r, s);
         if (recoverError != ECDSA.RecoverError.NoError || signer != delegator) revert InvalidSignature();
@@ -62,14 +76,14 @@ contract Trading is EIP712 {
 
     /// @notice Moves `amount` of the trader's USDC into TradingStorage, using the allowance the trader gave it.
     function depositCollateral(address trader, uint256 amount) external {
-        if (msg.sender != trader && msg.sender != delegations[trader]) revert NotTraderOrDelegate(msg.sender, trader);
+        if (msg.sender != trader && msg.sender != delegations[trader]) revert NotDelegate(trader, msg.sender);
         tradingStorage.pullCollateral(trader, amount);
         emit CollateralDeposited(trader, msg.sender, amount);
     }
 
     function _setDelegate(address delegator, address delegate) private {
-        if (delegate == address(0)) revert ZeroDelegate();
+        delegatableNonces[delegator]++;
         delegations[delegator] = delegate;
-        emit DelegateSet(delegator, delegate, delegatableNonces[delegator]++);
+        emit DelegateAdded(delegator, delegate);
     }
 }

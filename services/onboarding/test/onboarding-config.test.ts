@@ -4,7 +4,7 @@ import { inspect } from 'node:util'
 import t from 'tap'
 import type { DevnetDeployment } from '../../venue-contracts/deployment-record.ts'
 import { relayerConfig } from '../../relayer/config.ts'
-import { ENTRY_POINT_V08 } from '../chain-config.ts'
+import { CANONICAL_ENTRY_POINTS } from '../../venue-contracts/entry-points.ts'
 import { onboardingConfig } from '../config.ts'
 import { readDeploymentFile } from '../deployment.ts'
 
@@ -30,10 +30,12 @@ const deployment: DevnetDeployment = {
       chainId: 42161,
       rpcUrl: 'http://127.0.0.1:1',
       bundlerUrl: 'http://127.0.0.1:2',
-      entryPoint: ENTRY_POINT_V08,
-      accountFactory: '0x13E9ed32155810FDbd067D4522C492D6f68E5944',
+      entryPoint: CANONICAL_ENTRY_POINTS['0.8'].entryPoint,
+      entryPointVersion: '0.8',
+      accountFactory: CANONICAL_ENTRY_POINTS['0.8'].simpleAccountFactory,
       contracts: { trading, tradingStorage, usdc, wrapper },
       usdcHasPermit: true,
+      delegationDomain: { name: 'Ostium', version: '1', typeName: 'Delegation' },
     },
   ],
   relayer: { address: partner, smartAccountAddress: wrapper, devnetRelayerPrivateKey: key },
@@ -53,13 +55,48 @@ t.test('chains from CHAIN_<id>_* variables, addresses checksummed, EntryPoint v0
         chainId: 42161,
         rpcUrl: 'https://arb1.example/rpc',
         bundlerUrl: 'https://bundler.example/42161',
-        entryPoint: ENTRY_POINT_V08,
+        entryPoint: CANONICAL_ENTRY_POINTS['0.8'].entryPoint,
+        entryPointVersion: '0.8',
+        accountFactory: CANONICAL_ENTRY_POINTS['0.8'].simpleAccountFactory,
         contracts: { trading, tradingStorage, usdc, wrapper },
         permitDomain: { name: 'USD Coin', version: '2' },
+        delegationDomain: { name: 'Venue', version: '1', typeName: 'VenueDelegation' },
       },
     ],
     allowlist: new Set([partner.toLowerCase(), usdc.toLowerCase()]),
     deadlineMs: 20_000,
+  })
+})
+
+t.test("the delegation's domain name, version and type name are the chain's own when configured", async (t) => {
+  const config = onboardingConfig({
+    ...chain42161,
+    CHAIN_42161_DELEGATION_NAME: 'Ostium',
+    CHAIN_42161_DELEGATION_VERSION: '2',
+    CHAIN_42161_DELEGATION_TYPE: 'Delegation',
+  })
+  t.same(config.chains[0]!.delegationDomain, { name: 'Ostium', version: '2', typeName: 'Delegation' })
+  t.throws(() => onboardingConfig({ ...chain42161, CHAIN_42161_DELEGATION_TYPE: 'Delegation(address a)' }), {
+    code: 'config_invalid',
+    message: /CHAIN_42161_DELEGATION_TYPE: must be an EIP-712 type name/,
+  })
+  t.throws(() => onboardingConfig({ ...chain42161, CHAIN_42161_DELEGATION_NAME: '' }), { message: /CHAIN_42161_DELEGATION_NAME/ })
+})
+
+t.test('EntryPoint v0.7 by configuration: its canonical EntryPoint and SimpleAccount factory unless others are set', async (t) => {
+  const [v07] = onboardingConfig({ ...chain42161, CHAIN_42161_ENTRY_POINT_VERSION: '0.7' }).chains
+  t.same(
+    [v07!.entryPointVersion, v07!.entryPoint, v07!.accountFactory],
+    ['0.7', CANONICAL_ENTRY_POINTS['0.7'].entryPoint, CANONICAL_ENTRY_POINTS['0.7'].simpleAccountFactory],
+  )
+  const [own] = onboardingConfig({
+    ...chain42161,
+    CHAIN_42161_ENTRY_POINT_VERSION: '0.7',
+    CHAIN_42161_ACCOUNT_FACTORY: wrapper.toLowerCase(),
+  }).chains
+  t.equal(own!.accountFactory, wrapper)
+  t.throws(() => onboardingConfig({ ...chain42161, CHAIN_42161_ENTRY_POINT_VERSION: '0.6' }), {
+    message: /CHAIN_42161_ENTRY_POINT_VERSION/,
   })
 })
 
@@ -82,8 +119,16 @@ t.test("a deployment gives the chains and allowlists the development chain's dem
     config.chains.map((chain) => chain.chainId),
     [42161],
   )
+  t.same(config.chains[0]!.delegationDomain, { name: 'Ostium', version: '1', typeName: 'Delegation' })
   t.same([...config.allowlist], [partner.toLowerCase()])
   t.equal(config.deadlineMs, 5000)
+  const { delegationDomain: _, ...olderChain } = deployment.chains[0]!
+  writeFileSync(file, JSON.stringify({ ...deployment, chains: [olderChain] }))
+  t.same(
+    onboardingConfig({}, await readDeploymentFile(file)).chains[0]!.delegationDomain,
+    { name: 'Venue', version: '1', typeName: 'VenueDelegation' },
+    "a record without the names has the spec's",
+  )
   writeFileSync(file, '{"chains": 1}')
   await t.rejects(readDeploymentFile(file), { code: 'config_invalid', message: /is not a deployment/ })
 })

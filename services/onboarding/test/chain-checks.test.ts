@@ -1,0 +1,196 @@
+import t from 'tap'
+import { pino } from 'pino'
+import { parseUnits, zeroAddress, type Address } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { anvilAccount, accountIndexes } from '../../../deploy/devnet/accounts.ts'
+import { startDevnet, toDeployment } from '../../../deploy/devnet/devnet.ts'
+import { deployLegacyTrading, deployPlainUsdc } from '../../../deploy/devnet/venue-contracts.ts'
+import { devnetChain } from '../../../test/support/devnet-chain.ts'
+import { readJson } from '../../../test/support/http.ts'
+import { startOnboardingStack } from '../../../test/support/onboarding-stack.ts'
+import { SPEC_DELEGATION_DOMAIN, type DelegationDomain } from '../../venue-contracts/deployment-record.ts'
+import type { ChainConfig } from '../chain-config.ts'
+import { chainTimePlus, signOnboarding } from '../partner-client.ts'
+
+// A development chain whose Trading was deployed with a deployment's own names, as the venue's published
+// Delegatable signs: domain { name: "Ostium", version: "1" } and type Delegation(...). The service is configured
+// with them, checks them against Trading at start, and refuses what the chain's contracts cannot do.
+
+const OWN_NAMES: DelegationDomain = { name: 'Ostium', version: '1', typeName: 'Delegation' }
+const HUNDRED_USDC = parseUnits('100', 6)
+
+const devnet = await startDevnet({ chainIds: [42161], delegationDomain: OWN_NAMES })
+const deployment = toDeployment(devnet)
+const one = devnetChain(devnet.chain(42161))
+const deployer = one.wallet(anvilAccount(accountIndexes.deployer).privateKey)
+t.teardown(async () => {
+  one.close()
+  await devnet.stop()
+})
+
+const partners = Array.from({ length: 4 }, () => privateKeyToAccount(generatePrivateKey()))
+const allowlist = partners.map((partner) => partner.address)
+let clientsTaken = 0
+
+const post = (baseUrl: string, body: unknown) =>
+  fetch(`${baseUrl}/v1/onboard`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${++clientsTaken}`, connection: 'close' },
+    body: JSON.stringify(body),
+  })
+
+const withChain = (change: Partial<ChainConfig>) => (chain: ChainConfig) => ({ ...chain, ...change })
+
+function capturedLogger() {
+  const lines: Array<Record<string, unknown>> = []
+  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) })
+  return { logger, lines }
+}
+
+t.test("a deployment's own names: the partner signs with them, the intake checks them, Trading accepts them", async (t) => {
+  const stack = await startOnboardingStack({ deployment, allowlist })
+  t.teardown(() => stack.stop())
+  t.same(stack.config.chains[0]!.delegationDomain, OWN_NAMES, 'configured from the deployment record')
+  const [partner] = partners
+  const soon = await chainTimePlus(one.publicClient, 30 * 60)
+  const sign = (domain?: DelegationDomain) =>
+    signOnboarding({
+      chain: one.chain,
+      client: one.publicClient,
+      signer: partner!,
+      delegation: { expiry: soon, ...(domain && { domain }) },
+      permit: { value: HUNDRED_USDC, deadline: soon },
+    })
+
+  const specNames = await post(stack.baseUrl, await sign(SPEC_DELEGATION_DOMAIN))
+  t.equal(specNames.status, 401, "signed under the spec's names, which this Trading does not check")
+  t.same(await readJson(specNames), {
+    error: 'Unauthorized',
+    message: 'the delegation was not signed by partner (an externally owned account)',
+    details: { part: 'delegation' },
+  })
+
+  const response = await post(stack.baseUrl, await sign())
+  t.equal(response.status, 200)
+  const answer = await readJson(response)
+  t.equal(answer.status, 'confirmed')
+  t.same(answer.state, { onboarded: true, missing: [], delegate: one.chain.contracts.wrapper, allowance: HUNDRED_USDC.toString() })
+})
+
+t.test('names that are not the ones Trading was deployed with stop the start, naming the setting', async (t) => {
+  await t.rejects(
+    startOnboardingStack({ deployment, allowlist, relayer: false, adjustChain: withChain({ delegationDomain: SPEC_DELEGATION_DOMAIN }) }),
+    {
+      code: 'config_invalid',
+      message:
+        'invalid configuration for chain 42161: CHAIN_42161_DELEGATION_NAME, CHAIN_42161_DELEGATION_VERSION: Trading\'s DOMAIN_SEPARATOR() is not that of { name: "Venue", version: "1" }: set the names Trading was deployed with',
+    },
+  )
+  await t.rejects(
+    startOnboardingStack({
+      deployment,
+      allowlist,
+      relayer: false,
+      adjustChain: withChain({ delegationDomain: { ...OWN_NAMES, typeName: 'VenueDelegation' } }),
+    }),
+    {
+      code: 'config_invalid',
+      message:
+        "invalid configuration for chain 42161: CHAIN_42161_DELEGATION_TYPE: Trading's DELEGATION_TYPEHASH() is not that of VenueDelegation(address delegator,address delegate,uint256 nonce,uint256 expiry)",
+    },
+  )
+})
+
+t.test('a contract, the EntryPoint or the account factory without code stops the start, naming the setting', async (t) => {
+  const nowhere: Address = '0x000000000000000000000000000000000000dEaD'
+  const cases: Array<[string, Partial<ChainConfig>]> = [
+    ['CHAIN_42161_WRAPPER', { contracts: { ...one.chain.contracts, wrapper: nowhere } }],
+    ['CHAIN_42161_TRADING', { contracts: { ...one.chain.contracts, trading: nowhere } }],
+    ['CHAIN_42161_ENTRY_POINT', { entryPoint: nowhere }],
+    ['CHAIN_42161_ACCOUNT_FACTORY', { accountFactory: nowhere }],
+  ]
+  for (const [setting, change] of cases) {
+    await t.rejects(startOnboardingStack({ deployment, allowlist, relayer: false, adjustChain: withChain(change) }), {
+      code: 'config_invalid',
+      message: `invalid configuration for chain 42161: ${setting}: no contract at ${nowhere} on chain 42161`,
+    })
+  }
+})
+
+t.test('an unreachable node stops the start without naming its URL', async (t) => {
+  const rpcUrl = 'http://user:secret@127.0.0.1:1/key-in-path'
+  const failure = await startOnboardingStack({ deployment, allowlist, relayer: false, adjustChain: withChain({ rpcUrl }) }).then(
+    () => undefined,
+    (error: unknown) => error as Error & { code: string },
+  )
+  t.equal(failure?.code, 'config_invalid')
+  t.match(failure?.message, /^chain 42161: the node could not be reached to check the contracts at start \(/)
+  t.notMatch(failure?.message, /secret|key-in-path/)
+})
+
+t.test('a Trading without signature delegation: delegations are refused from the start, permits still relayed', async (t) => {
+  const legacyTrading = await deployLegacyTrading(deployer, devnet.compiledContracts)
+  const { logger, lines } = capturedLogger()
+  const stack = await startOnboardingStack({
+    deployment,
+    allowlist,
+    logger,
+    adjustChain: withChain({ contracts: { ...one.chain.contracts, trading: legacyTrading } }),
+  })
+  t.teardown(() => stack.stop())
+  const refusal = `Trading ${legacyTrading} does not answer delegatableNonces(address): this version has no signature delegation (the wallet calls Trading.setDelegate(${one.chain.contracts.wrapper}) itself and posts only permit)`
+  const startError = lines.find((line) => line.msg === 'onboarding: delegations are refused on this chain')
+  t.same([startError?.level, startError?.chainId, startError?.reason], [50, 42161, refusal], 'one error line at start says why')
+
+  const partner = partners[1]!
+  const soon = await chainTimePlus(one.publicClient, 30 * 60)
+  const chain = { ...one.chain, contracts: { ...one.chain.contracts, trading: legacyTrading } }
+  const withDelegation = await signOnboarding({ chain, client: one.publicClient, signer: partner, delegation: { expiry: soon, nonce: 0n } })
+  const refused = await post(stack.baseUrl, withDelegation)
+  t.equal(refused.status, 400)
+  t.same(await readJson(refused), {
+    error: 'Bad Request',
+    message: 'invalid onboarding request',
+    issues: [{ code: 'custom', path: ['delegation'], message: `not relayed on chain 42161: ${refusal}` }],
+  })
+
+  const permitOnly = await signOnboarding({
+    chain,
+    client: one.publicClient,
+    signer: partner,
+    permit: { value: HUNDRED_USDC, deadline: soon },
+  })
+  const response = await post(stack.baseUrl, permitOnly)
+  t.equal(response.status, 200)
+  const answer = await readJson(response)
+  t.equal(answer.status, 'confirmed')
+  t.same(answer.state, { onboarded: false, missing: ['delegation'], delegate: zeroAddress, allowance: HUNDRED_USDC.toString() })
+})
+
+t.test('a USDC without permit on a chain that allows one: permits are refused from the start', async (t) => {
+  const plainUsdc = await deployPlainUsdc(deployer, devnet.compiledContracts)
+  const stack = await startOnboardingStack({
+    deployment,
+    allowlist,
+    relayer: false,
+    adjustChain: withChain({ contracts: { ...one.chain.contracts, usdc: plainUsdc }, permitDomain: { name: 'USD Coin', version: '2' } }),
+  })
+  t.teardown(() => stack.stop())
+  const soon = await chainTimePlus(one.publicClient, 30 * 60)
+  const chain = { ...one.chain, contracts: { ...one.chain.contracts, usdc: plainUsdc } }
+  const body = await signOnboarding({
+    chain,
+    client: one.publicClient,
+    signer: partners[2]!,
+    permit: { value: HUNDRED_USDC, deadline: soon, nonce: 0n, domain: { name: 'USD Coin', version: '2' } },
+  })
+  const refused = await post(stack.baseUrl, body)
+  t.equal(refused.status, 400)
+  t.same((await readJson(refused)).issues, [
+    {
+      code: 'custom',
+      path: ['permit'],
+      message: `not relayed on chain 42161: USDC ${plainUsdc} does not answer nonces(address): it has no ERC-2612 permit (the wallet approves TradingStorage itself and posts only delegation)`,
+    },
+  ])
+})
