@@ -12,7 +12,7 @@ import { startAnvil } from './anvil.ts'
 import { type DevnetClient, confirmTransaction, devnetChain, devnetClient } from './clients.ts'
 import { type CompiledContracts, compileContracts } from './compile.ts'
 import { settleAll } from './settle.ts'
-import { deployVenueContracts } from './venue-contracts.ts'
+import { deploySponsoringPaymaster, deployVenueContracts } from './venue-contracts.ts'
 import {
   SPEC_DELEGATION_DOMAIN,
   type DelegationDomain,
@@ -43,6 +43,11 @@ export interface StartDevnetOptions {
   delegationDomain?: DelegationDomain
   /** the EntryPoint (and SimpleAccountFactory) version deployed and bundled on every chain; 0.8 by default */
   entryPointVersion?: EntryPointVersion
+  /**
+   * Deploys a verifying paymaster with a deposit on every chain and leaves the relayer's smart account without
+   * ETH: its operations land only when the paymaster sponsors them (see test/support/paymaster-server.ts).
+   */
+  paymaster?: boolean
   logger?: Logger
 }
 
@@ -51,12 +56,14 @@ interface ChainSetup {
   compiled: CompiledContracts
   delegationDomain: DelegationDomain
   entryPointVersion: EntryPointVersion
+  paymaster: boolean
 }
 
 // Chain 421614's test token has no permit; elsewhere USDC is native USDC with ERC-2612.
 const chainIdsWithPlainUsdc = new Set([421614])
 const DEMO_PARTNER_USDC = parseUnits('1000000', 6)
 const RELAYER_SMART_ACCOUNT_ETH = parseEther('100')
+const PAYMASTER_DEPOSIT_ETH = parseEther('10')
 
 /**
  * Starts, for each chain id, an anvil node with EntryPoint v0.8 (or v0.7), its SimpleAccountFactory and the venue's
@@ -66,6 +73,7 @@ export async function startDevnet({
   chainIds = [42161, 421614],
   delegationDomain = SPEC_DELEGATION_DOMAIN,
   entryPointVersion = '0.8',
+  paymaster = false,
   logger,
 }: StartDevnetOptions = {}): Promise<Devnet> {
   if (chainIds.length === 0) throw new Error('startDevnet needs at least one chain id')
@@ -78,7 +86,7 @@ export async function startDevnet({
   try {
     chains = await settleAll(
       chainIds.map(async (chainId) => {
-        const setup = { compiled: compiledContracts, delegationDomain, entryPointVersion }
+        const setup = { compiled: compiledContracts, delegationDomain, entryPointVersion, paymaster }
         const chain = await startChain(chainId, setup, logger?.child({ chainId }))
         runningChains.push(chain)
         return chain
@@ -153,6 +161,7 @@ async function startChain(chainId: number, setup: ChainSetup, logger?: Logger): 
         contracts: venue.contracts,
         usdcHasPermit: venue.usdcHasPermit,
         delegationDomain: setup.delegationDomain,
+        ...(venue.paymaster && { paymaster: venue.paymaster }),
       },
       relayerSmartAccount: venue.relayerSmartAccount,
       stop,
@@ -174,13 +183,19 @@ async function deployVenueAndFund(deployer: DevnetClient, setup: ChainSetup) {
   })
   await confirmTransaction(deployer, demoPartnerFunding, "minting the demo partner's USDC")
 
-  // The smart account pays the EntryPoint for its operations, so it gets ETH before it is even deployed.
+  const { entryPoint, simpleAccountFactory } = CANONICAL_ENTRY_POINTS[setup.entryPointVersion]
   const relayerSmartAccount = await deployer.readContract({
-    address: CANONICAL_ENTRY_POINTS[setup.entryPointVersion].simpleAccountFactory,
+    address: simpleAccountFactory,
     abi: simpleAccountFactoryAbi,
     functionName: 'getAddress',
     args: [anvilAccount(accountIndexes.relayer).address, 0n],
   })
+  if (setup.paymaster) {
+    const signer = anvilAccount(accountIndexes.paymasterSigner).address
+    const paymaster = await deploySponsoringPaymaster(deployer, setup.compiled, { entryPoint, signer, deposit: PAYMASTER_DEPOSIT_ETH })
+    return { contracts, usdcHasPermit, relayerSmartAccount, paymaster }
+  }
+  // The smart account pays the EntryPoint for its operations, so it gets ETH before it is even deployed.
   const relayerFunding = await deployer.sendTransaction({ to: relayerSmartAccount, value: RELAYER_SMART_ACCOUNT_ETH })
   await confirmTransaction(deployer, relayerFunding, "funding the relayer's smart account")
   return { contracts, usdcHasPermit, relayerSmartAccount }
