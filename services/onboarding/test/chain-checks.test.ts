@@ -1,16 +1,18 @@
 import t from 'tap'
 import { pino } from 'pino'
-import { parseUnits, zeroAddress, type Address } from 'viem'
+import { parseUnits, toFunctionSelector, zeroAddress, type Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { anvilAccount, accountIndexes } from '../../../deploy/devnet/accounts.ts'
 import { startDevnet, toDeployment } from '../../../deploy/devnet/devnet.ts'
 import { deployLegacyTrading, deployPlainUsdc } from '../../../deploy/devnet/venue-contracts.ts'
 import { devnetChain } from '../../../test/support/devnet-chain.ts'
 import { readJson } from '../../../test/support/http.ts'
+import { startJsonRpcProxy } from '../../../test/support/json-rpc-proxy.ts'
 import { startOnboardingStack } from '../../../test/support/onboarding-stack.ts'
 import { SPEC_DELEGATION_DOMAIN, type DelegationDomain } from '../../venue-contracts/deployment-record.ts'
 import type { ChainConfig } from '../chain-config.ts'
 import { chainTimePlus, signOnboarding } from '../partner-client.ts'
+import { onboardingJobId } from '../relay-job.ts'
 
 // A development chain whose Trading was deployed with a deployment's own names, as the venue's published
 // Delegatable signs: domain { name: "Ostium", version: "1" } and type Delegation(...). The service is configured
@@ -193,4 +195,32 @@ t.test('a USDC without permit on a chain that allows one: permits are refused fr
       message: `not relayed on chain 42161: USDC ${plainUsdc} does not answer nonces(address): it has no ERC-2612 permit (the wallet approves TradingStorage itself and posts only delegation)`,
     },
   ])
+})
+
+t.test('a node that fails the permit check is a 500 (the spec lists no 502 for onboarding), and nothing is queued', async (t) => {
+  const usdc = one.chain.contracts.usdc.toLowerCase()
+  const readName = toFunctionSelector('name()')
+  const node = await startJsonRpcProxy(one.chain.rpcUrl, ({ method, params }) => {
+    const call = params?.[0] as { to?: string; data?: string } | undefined
+    return method === 'eth_call' && call?.to?.toLowerCase() === usdc && call.data?.startsWith(readName) === true
+  })
+  const stack = await startOnboardingStack({ deployment, allowlist, relayer: false, adjustChain: withChain({ rpcUrl: node.url }) })
+  t.teardown(async () => {
+    await stack.stop()
+    await node.close()
+  })
+  const soon = await chainTimePlus(one.publicClient, 30 * 60)
+  const body = await signOnboarding({
+    chain: one.chain,
+    client: one.publicClient,
+    signer: partners[3]!,
+    permit: { value: HUNDRED_USDC, deadline: soon, domain: { name: 'USD Coin', version: '2' } },
+  })
+  const response = await post(stack.baseUrl, body)
+  t.equal(response.status, 500)
+  t.same(await readJson(response), {
+    error: 'Internal Server Error',
+    message: 'the chain could not be reached to check the permit signature (read the token permit domain); retry shortly',
+  })
+  t.equal(await stack.queue.get(onboardingJobId(body)), undefined, 'not queued')
 })
