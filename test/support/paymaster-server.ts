@@ -1,5 +1,4 @@
 import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import {
   concat,
   encodeAbiParameters,
@@ -13,6 +12,7 @@ import {
   type Hex,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { listenOnLoopback } from './loopback-http.ts'
 
 // An ERC-7677 paymaster service for the development chain's SponsoringPaymaster (deploy/devnet/contracts), as
 // paymaster services run one: pm_getPaymasterStubData answers the paymaster fields with a stub signature for gas
@@ -103,16 +103,7 @@ export async function startPaymasterServer(options: PaymasterServerOptions): Pro
       )
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    methods,
-    async close() {
-      server.closeAllConnections()
-      await new Promise((resolve) => server.close(resolve))
-    },
-  }
+  return { ...(await listenOnLoopback(server)), methods }
 }
 
 function reply(response: import('node:http').ServerResponse, body: unknown) {
