@@ -1,13 +1,20 @@
-// Ingest: ticks/s from a source through NATS into the snapshot materializer, beside the raw NATS
-// publish ceiling (300-byte messages, one publisher and one subscriber connection) in the same run.
+// Ingest: ticks/s from a source through NATS into the snapshot materializer, beside the raw NATS ceiling
+// for the same messages in the same run: the pipeline's own row bytes, on the same per-pair subjects, in
+// the same bursts, one publisher and one subscriber connection, and nothing else.
+// Both are given by the clock and by this process's CPU time (which other processes disturb far less).
 // Usage: npm run bench:ingest [-- --ticks 1000000 --runs 3]
 import { connect } from '@nats-io/transport-node'
 import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { pino } from 'pino'
+import { busNames } from '../bus/subjects.ts'
+import { encodeRow } from '../services/ingestor/encode-row.ts'
+import { normaliseQuote } from '../services/ingestor/normalize.ts'
+import { simulatorSource } from '../services/ingestor/sources/simulator-source.ts'
 import { calendarMarketClock } from '../services/market-hours/calendar-market-clock.ts'
 import { startNats } from '../test/support/servers.ts'
-import { endToEndThroughput, reached } from './ingest-pipeline.ts'
+import { loadAverage } from './cpu-meter.ts'
+import { endToEndThroughput, reached, timed, type Throughput } from './ingest-pipeline.ts'
 import { median, printTable, writeResult } from './report.ts'
 
 const { values: args } = parseArgs({ options: { ticks: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '3' } } })
@@ -15,42 +22,90 @@ const ticks = Number(args.ticks)
 const runs = Number(args.runs)
 const logger = pino({ level: 'warn' })
 const nats = await startNats()
+// one calendar for every run, as in a running ingestor (its timelines are built on first use)
+const clock = calendarMarketClock()
 
-/** Publishes `ticks` 300-byte messages as fast as the client takes them; the subscriber counts. */
-async function rawNatsCeiling(): Promise<number> {
+/** The rows the pipeline publishes: the simulator's quotes, normalised with the calendar and encoded. */
+function pipelineRows(): Array<{ pair: string; row: Buffer }> {
+  const rows: Array<{ pair: string; row: Buffer }> = []
+  const source = simulatorSource({ ticksPerSecond: 0, seed: 3, isTrading: () => true })
+  const nowMs = Date.now()
+  source.start({
+    quote(quote) {
+      const normalised = normaliseQuote({ ...quote, publishTimeSeconds: Math.floor(nowMs / 1000) }, clock, nowMs)
+      if (normalised.ok) rows.push({ pair: normalised.row.pair, row: encodeRow(normalised.row) })
+    },
+    malformed: () => {},
+  })
+  void source.stop()
+  return rows
+}
+
+/** The same bytes on the same subjects, published in bursts of 2000 a turn; the subscriber counts. */
+async function rawNatsCeiling(rows: Array<{ pair: string; row: Buffer }>): Promise<Throughput> {
   const [publisher, subscriber] = await Promise.all([connect({ servers: nats.url }), connect({ servers: nats.url })])
-  const subject = `raw${randomUUID().slice(0, 8)}.BTC-USD`
+  const names = busNames(`raw${randomUUID().slice(0, 8)}`)
+  const subjects = rows.map(({ pair }) => names.tickSubject(pair))
   let received = 0
-  subscriber.subscribe(subject, { callback: () => void received++ })
+  subscriber.subscribe(names.allTicks, { callback: () => void received++ })
   await subscriber.flush()
-  const payload = new Uint8Array(300).fill(120)
-  const started = performance.now()
-  for (let sent = 0; sent < ticks; sent++) {
-    publisher.publish(subject, payload)
-    if (sent % 10_000 === 9_999) await publisher.flush()
-  }
-  await reached(() => received, ticks)
-  const seconds = (performance.now() - started) / 1000
+  const throughput = await timed(ticks, async () => {
+    let sent = 0
+    const burst = () => {
+      for (let i = 0; i < 2000 && sent < ticks; i++, sent++) publisher.publish(subjects[sent % rows.length]!, rows[sent % rows.length]!.row)
+      if (sent < ticks) setImmediate(burst)
+    }
+    burst()
+    await reached(() => received, ticks)
+  })
   await Promise.all([publisher.close(), subscriber.close()])
-  return ticks / seconds
+  return throughput
 }
 
-console.log(`ingest: ${ticks.toLocaleString('en-US')} ticks per measurement, ${runs} runs`)
-const rows: Array<Record<string, string | number>> = []
-const ratios: number[] = []
-for (let run = 1; run <= runs; run++) {
-  const raw = await rawNatsCeiling()
-  const { ticksPerSecond: endToEnd } = await endToEndThroughput({ natsUrl: nats.url, ticks, clock: calendarMarketClock(), logger })
-  ratios.push(endToEnd / raw)
-  rows.push({ run, 'raw NATS msgs/s': Math.round(raw), 'end-to-end ticks/s': Math.round(endToEnd), 'share of ceiling': endToEnd / raw })
-}
-printTable(rows)
-const endToEndRates = rows.map((row) => Number(row['end-to-end ticks/s']))
+const rows = pipelineRows()
+const rowBytes = Math.round(rows.reduce((sum, { row }) => sum + row.length, 0) / rows.length)
+const loadBefore = loadAverage()
 console.log(
-  `median end-to-end ${Math.round(median(endToEndRates)).toLocaleString('en-US')} ticks/s (target >= 200,000); median share of the raw ceiling ${median(ratios).toFixed(2)}`,
+  `ingest: ${ticks.toLocaleString('en-US')} ticks per measurement, ${runs} runs, ${rows.length} pairs, rows of ${rowBytes} bytes on average`,
 )
+console.log(`load average ${loadBefore}`)
+const table: Array<Record<string, string | number>> = []
+const shares: number[] = []
+const cpuShares: number[] = []
+const endToEndRates: number[] = []
+for (let run = 1; run <= runs; run++) {
+  const raw = await rawNatsCeiling(rows)
+  const endToEnd = await endToEndThroughput({ natsUrl: nats.url, ticks, clock, logger })
+  shares.push(endToEnd.ticksPerSecond / raw.ticksPerSecond)
+  cpuShares.push(endToEnd.ticksPerCpuSecond / raw.ticksPerCpuSecond)
+  endToEndRates.push(endToEnd.ticksPerSecond)
+  table.push({
+    run,
+    'raw NATS msgs/s': Math.round(raw.ticksPerSecond),
+    'end-to-end ticks/s': Math.round(endToEnd.ticksPerSecond),
+    'share of ceiling': shares.at(-1)!,
+    'raw msgs/CPU-s': Math.round(raw.ticksPerCpuSecond),
+    'end-to-end ticks/CPU-s': Math.round(endToEnd.ticksPerCpuSecond),
+    'share by CPU': cpuShares.at(-1)!,
+  })
+}
+printTable(table)
+const loadAfter = loadAverage()
 console.log(
-  `written ${writeResult('ingest', { ticks, runs: rows, medianTicksPerSecond: median(endToEndRates), medianShareOfCeiling: median(ratios) })}`,
+  `median end-to-end ${Math.round(median(endToEndRates)).toLocaleString('en-US')} ticks/s; median share of the raw ceiling ` +
+    `${median(shares).toFixed(2)} by the clock, ${median(cpuShares).toFixed(2)} by CPU time (target >= 0.67)`,
+)
+console.log(`load average before ${loadBefore}, after ${loadAfter}`)
+console.log(
+  `written ${writeResult('ingest', {
+    ticks,
+    rowBytes,
+    runs: table,
+    medianTicksPerSecond: median(endToEndRates),
+    medianShareOfCeiling: median(shares),
+    medianShareOfCeilingByCpu: median(cpuShares),
+    loadAverage: { before: loadBefore, after: loadAfter },
+  })}`,
 )
 await nats.dispose()
 process.exit(0)

@@ -1,10 +1,13 @@
-// GET /v1/prices: requests/s and latency of the service beside a plain node:http baseline, in one run.
-// Each server is pinned to CPU 0 and wrk to CPU 1, so the load tool never competes with the server.
-// Usage: npm run bench:rest [-- --runs 3 --seconds 10 --connections 64]
+// GET /v1/prices: requests/s and latency of the service beside a bare uWebSockets.js route writing the
+// same bytes, in one run, uncompressed and for clients sending Accept-Encoding gzip and br.
+// The servers are pinned to CPU 0 and wrk to CPU 1. Beside every figure: the server's CPU time per request
+// (steadier than req/s on a busy machine) and the busy share of each core (CPU 1 is the load client's).
+// Usage: npm run bench:rest [-- --runs 3 --seconds 10 --connections 64 --codings identity,gzip,br]
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { parseArgs } from 'node:util'
 import { freePort } from '../test/support/servers.ts'
 import { startServiceProcess } from '../test/support/service-process.ts'
+import { coreMeter, loadAverage, processMeter } from './cpu-meter.ts'
 import { median, printTable, writeResult } from './report.ts'
 
 const { values: args } = parseArgs({
@@ -12,11 +15,13 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '64' },
+    codings: { type: 'string', default: 'identity,gzip,br' },
   },
 })
 const runs = Number(args.runs)
 const seconds = Number(args.seconds)
 const connections = Number(args.connections)
+const codings = args.codings.split(',')
 
 if (spawnSync('wrk', ['--version']).error) {
   console.error('bench:rest needs wrk on the PATH (Debian: apt-get install wrk)')
@@ -25,38 +30,51 @@ if (spawnSync('wrk', ['--version']).error) {
 const pin = (cpu: number, command: string[]) =>
   spawnSync('taskset', ['--version']).error ? command : ['taskset', '-c', String(cpu), ...command]
 
-interface WrkFigures {
+interface Figures {
   requestsPerSecond: number
   p50Ms: number
   p99Ms: number
   errors: number
+  serverCpuUsPerRequest: number
+  serverCpu: number
+  cores: number[]
 }
 
-function runWrk(url: string): WrkFigures {
-  const [command, ...rest] = pin(1, ['wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--latency', url])
+function runWrk(url: string, coding: string, serverPid: number): Figures {
+  const header = coding === 'identity' ? [] : ['-H', `Accept-Encoding: ${coding}`]
+  const [command, ...rest] = pin(1, ['wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...header, url])
+  const [server, cores] = [processMeter(serverPid), coreMeter()]
   const output = spawnSync(command!, rest, { encoding: 'utf8' }).stdout
+  const [serverCpu, coreShares] = [server.stop(), cores.stop()]
   const latency = (percent: string) => {
     const match = new RegExp(`^\\s+${percent}%\\s+([\\d.]+)(us|ms|s)`, 'm').exec(output)
     if (!match) throw new Error(`no ${percent}% latency in wrk output:\n${output}`)
     return Number(match[1]) * { us: 0.001, ms: 1, s: 1000 }[match[2] as 'us' | 'ms' | 's']
   }
   const errors = /Non-2xx or 3xx responses: (\d+)/.exec(output)
+  const requestsPerSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)![1])
   return {
-    requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(output)![1]),
+    requestsPerSecond,
     p50Ms: latency('50'),
     p99Ms: latency('99'),
     errors: errors ? Number(errors[1]) : 0,
+    serverCpu,
+    serverCpuUsPerRequest: (serverCpu * 1e6) / requestsPerSecond,
+    cores: coreShares,
   }
 }
 
+// the edge as deployed, with the simulated feed in the same process (200 ticks/s: the snapshot changes
+// 200 times a second, and each change is compressed once per coding asked for)
 const servicePort = await freePort()
 const [node, ...serviceArgs] = pin(0, [process.execPath])
 const service = startServiceProcess(
-  [],
+  ['edge', 'ingestor'],
   {
     PORT: String(servicePort),
     HOST: '127.0.0.1',
     RATE_LIMITS_ENABLED: 'false',
+    ONBOARDING_ENABLED: 'false',
     LOG_LEVEL: 'warn',
     SIM_TICKS_PER_SECOND: '200',
   },
@@ -64,7 +82,7 @@ const service = startServiceProcess(
 )
 const serviceUrl = `http://127.0.0.1:${servicePort}/v1/prices`
 for (let attempt = 0; (await fetch(serviceUrl).catch(() => undefined))?.status !== 200; attempt++) {
-  if (attempt > 200) throw new Error('the service did not serve a snapshot')
+  if (attempt > 400) throw new Error('the service did not serve a snapshot')
   await new Promise((resolve) => setTimeout(resolve, 50))
 }
 
@@ -78,38 +96,60 @@ const [baselineCommand, ...baselineArgs] = pin(0, [
   String(baselinePort),
 ])
 const baseline: ChildProcess = spawn(baselineCommand!, baselineArgs, { stdio: ['ignore', 'pipe', 'inherit'] })
-await new Promise((resolve) => baseline.stdout!.once('data', resolve))
+const sizes = await new Promise<string>((resolve) => baseline.stdout!.once('data', (line: Buffer) => resolve(line.toString().trim())))
 const baselineUrl = `http://127.0.0.1:${baselinePort}/v1/prices`
 
+const loadBefore = loadAverage()
 console.log(`GET /v1/prices, ${runs} runs of ${seconds} s, ${connections} connections, wrk on CPU 1, servers on CPU 0`)
+console.log(`${sizes}; load average ${loadBefore}`)
 const rows: Array<Record<string, string | number>> = []
-const ratios: number[] = []
+const ratios: Record<string, number[]> = Object.fromEntries(codings.map((coding) => [coding, []]))
+const rates: Record<string, number[]> = Object.fromEntries(codings.map((coding) => [coding, []]))
+const row = (run: number, server: string, coding: string, figures: Figures) => ({
+  run,
+  server,
+  coding,
+  'req/s': Math.round(figures.requestsPerSecond),
+  'p50 ms': figures.p50Ms,
+  'p99 ms': figures.p99Ms,
+  errors: figures.errors,
+  'server CPU µs/req': Number(figures.serverCpuUsPerRequest.toFixed(2)),
+  'server CPU %': Math.round(figures.serverCpu * 100),
+  'CPU0 busy %': Math.round(figures.cores[0]! * 100),
+  'CPU1 (wrk) busy %': Math.round((figures.cores[1] ?? 0) * 100),
+})
 for (let run = 1; run <= runs; run++) {
-  const ours = runWrk(serviceUrl)
-  const base = runWrk(baselineUrl)
-  ratios.push(ours.requestsPerSecond / base.requestsPerSecond)
-  rows.push({
-    run,
-    server: 'service (uWS)',
-    'req/s': Math.round(ours.requestsPerSecond),
-    'p50 ms': ours.p50Ms,
-    'p99 ms': ours.p99Ms,
-    errors: ours.errors,
-  })
-  rows.push({
-    run,
-    server: 'baseline (node:http)',
-    'req/s': Math.round(base.requestsPerSecond),
-    'p50 ms': base.p50Ms,
-    'p99 ms': base.p99Ms,
-    errors: base.errors,
-  })
+  for (const coding of codings) {
+    const ours = runWrk(serviceUrl, coding, service.child.pid!)
+    const base = runWrk(baselineUrl, coding, baseline.pid!)
+    ratios[coding]!.push(ours.requestsPerSecond / base.requestsPerSecond)
+    rates[coding]!.push(ours.requestsPerSecond)
+    rows.push(row(run, 'service', coding, ours), row(run, 'bare uWS', coding, base))
+    console.log(Object.values(rows.at(-2)!).join('  '))
+    console.log(Object.values(rows.at(-1)!).join('  '))
+  }
 }
 printTable(rows)
-console.log(
-  `ratio service / baseline: ${ratios.map((ratio) => ratio.toFixed(1)).join(', ')} (median ${median(ratios).toFixed(1)}x; target >= 5x, p99 < 10 ms)`,
-)
-const file = writeResult('rest', { runs: rows, ratios, medianRatio: median(ratios), seconds, connections })
+const summary: Record<string, unknown> = {}
+for (const coding of codings) {
+  const ratio = median(ratios[coding]!)
+  const versusIdentity = codings.includes('identity') ? median(rates[coding]!) / median(rates.identity!) : undefined
+  summary[coding] = { medianRatio: ratio, ratios: ratios[coding], medianRequestsPerSecond: median(rates[coding]!), versusIdentity }
+  console.log(
+    `${coding}: service / bare uWS ${ratios[coding]!.map((value) => value.toFixed(2)).join(', ')} (median ${ratio.toFixed(2)}; target >= 0.90)` +
+      (versusIdentity === undefined ? '' : `; service ${coding} / service identity ${versusIdentity.toFixed(2)} (target >= 1)`),
+  )
+}
+const loadAfter = loadAverage()
+console.log(`load average before ${loadBefore}, after ${loadAfter}`)
+const file = writeResult('rest', {
+  runs: rows,
+  summary,
+  seconds,
+  connections,
+  sizes,
+  loadAverage: { before: loadBefore, after: loadAfter },
+})
 console.log(`written ${file}`)
 
 baseline.kill()

@@ -1,156 +1,160 @@
-// Price stream: delivered messages/s, tick-to-client latency, drops and gaps, memory per connection and
-// server CPU of the service's stream (uWebSockets.js) beside the same fan-out on the `ws` package.
-// The server under test is pinned to CPU 0. This process (load generator and client workers) and the
-// nats-server it starts are pinned to CPU 1; the table shows this process's CPU share so a saturated
-// load client is visible.
-// Usage: npx tsx bench/stream.ts [--clients 100,1000,5000] [--rates 150,500,1500,5000] [--seconds 3]
-//        [--paused-rate 750] [--no-baseline]
+// Price stream, driven by a native load client so the figures are the edge's, not the client's: delivered
+// messages/s, tick-to-client latency, gaps, CPU and memory of the service's stream beside a bare
+// uWebSockets.js publish-only server (bench/stream-baseline-uws-server.ts) in the same run.
+// The load client is the shared epoll client (../shared/tools/stream-load/client.c beside this repository,
+// or STREAM_LOAD_DIR), compiled here with cc at bench time. The edge is pinned to CPU 0; the client, this
+// process (the publisher) and nats-server to CPU 1. Every figure is printed beside the client's CPU share.
+// Usage: npm run bench:stream [-- --clients 1000 --rates 3500,5000 --runs 3 --seconds 6 --paused-runs 5
+//        --workers 1,2 --no-baseline]
 import { connect, type NatsConnection } from '@nats-io/transport-node'
-import { decodeFromCompressedBase64 } from 'hdr-histogram-js'
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, execFileSync, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { Worker } from 'node:worker_threads'
 import { busNames } from '../bus/subjects.ts'
 import { PAIRS } from '../schemas/pairs.ts'
-import { priceRow, rowBytes } from '../test/support/price-rows.ts'
 import { freePort, startNats } from '../test/support/servers.ts'
-import { startServiceProcess } from '../test/support/service-process.ts'
+import { startServiceProcess, type ServiceProcess } from '../test/support/service-process.ts'
+import { coreMeter, loadAverage, processCpuMs } from './cpu-meter.ts'
 import { median, printTable, writeResult } from './report.ts'
-import {
-  latencyHistogram,
-  publishedAtBuffer,
-  publishedAtSlot,
-  type WorkerCommand,
-  type WorkerInput,
-  type WorkerReport,
-} from './stream-load-protocol.ts'
 
 const { values: args } = parseArgs({
   options: {
-    clients: { type: 'string', default: '100,1000,5000' },
-    rates: { type: 'string', default: '150,500,1500,5000' },
-    seconds: { type: 'string', default: '3' },
-    warmup: { type: 'string', default: '1' },
-    workers: { type: 'string', default: '2' },
-    'paused-rate': { type: 'string', default: '750' },
+    clients: { type: 'string', default: '1000' },
+    rates: { type: 'string', default: '3500,5000' },
+    runs: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '6' },
+    warmup: { type: 'string', default: '2' },
+    'latency-clients': { type: 'string', default: '100' },
+    'paused-runs': { type: 'string', default: '5' },
+    'paused-rate': { type: 'string', default: '3000' },
+    workers: { type: 'string', default: '1' },
     'no-baseline': { type: 'boolean', default: false },
   },
 })
-const clientCounts = args.clients.split(',').map(Number)
+const clients = Number(args.clients)
 const rates = args.rates.split(',').map(Number)
+const runs = Number(args.runs)
 const measureMs = Number(args.seconds) * 1000
 const warmupMs = Number(args.warmup) * 1000
-const workerCount = Number(args.workers)
-const FILTERED_PAIRS = 8
-const PAUSED_SHARE = 0.1
+const latencyClients = Number(args['latency-clients'])
+const pausedRuns = Number(args['paused-runs'])
+const pausedRate = Number(args['paused-rate'])
+const workerCounts = args.workers.split(',').map(Number)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const SYMBOLS = PAIRS.map((pair) => pair.symbol)
+
+// ---- the load client: built from the shared tool's source, never committed
+
+const toolDir = process.env.STREAM_LOAD_DIR ?? fileURLToPath(new URL('../../shared/tools/stream-load/', import.meta.url))
+if (!existsSync(join(toolDir, 'client.c'))) {
+  console.error(`bench:stream needs the native load client's source at ${toolDir}client.c (set STREAM_LOAD_DIR)`)
+  process.exit(1)
+}
+const clientBinary = join(mkdtempSync(join(tmpdir(), 'stream-load-')), 'client')
+execFileSync('cc', ['-O2', '-o', clientBinary, join(toolDir, 'client.c')])
 
 const hasTaskset = !spawnSync('taskset', ['--version']).error
+const pinned = (cpus: string, command: string[]) => (hasTaskset ? ['taskset', '-c', cpus, ...command] : command)
 if (hasTaskset) spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)])
-const onCpu0 = (command: string[]) => (hasTaskset ? ['taskset', '-c', '0', ...command] : command)
-
 const nats = await startNats()
-const natsConnection = await connect({ servers: nats.url })
+const publisherConnection = await connect({ servers: nats.url, name: 'stream-bench-publisher' })
 
-// ---- what is measured: the server process and this one
-
-const clockTicksMs = 1000 / 100
-function processCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) * clockTicksMs
+interface ClientReport {
+  conns: number
+  failed: number
+  msgs: number
+  gaps: number
+  closes: number
+  rate: number
+  p50ms: number
+  p99ms: number
+  p999ms: number
+  maxms: number
 }
-const rssBytes = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024
-/** The median of a few RSS readings a moment apart: one reading can land just before or after a GC. */
-async function steadyRss(pid: number): Promise<number> {
-  const readings: number[] = []
-  for (let reading = 0; reading < 7; reading++) {
-    readings.push(rssBytes(pid))
-    await sleep(150)
+
+/** One native client process holding `count` connections; commands on stdin, answers on stdout. */
+class LoadClient {
+  private readonly child: ChildProcess
+  private readonly lines: string[] = []
+  private waiting: (() => void) | undefined
+
+  constructor(port: number, count: number, pairs: string) {
+    const [command, ...rest] = pinned('1', [
+      clientBinary,
+      `--n=${count}`,
+      `--port=${port}`,
+      `--pairs=${pairs}`,
+      `--symbols=${SYMBOLS.join(',')}`,
+      '--origin=http://bench',
+      '--quickack=1',
+    ])
+    this.child = spawn(command!, rest, { stdio: ['pipe', 'pipe', 'inherit'] })
+    createInterface({ input: this.child.stdout! }).on('line', (line) => {
+      this.lines.push(line)
+      this.waiting?.()
+    })
   }
-  return median(readings)
-}
-const ownCpuMs = () => {
-  const usage = process.cpuUsage()
-  return (usage.user + usage.system) / 1000
-}
 
-interface ServerUnderTest {
-  name: 'service (uWS)' | 'baseline (ws)'
-  pid: number
-  url: string
-  /** the service's Prometheus text; the baseline has none */
-  metricsUrl?: string
-  stop(): Promise<void>
-}
+  get pid(): number {
+    return this.child.pid!
+  }
 
-async function startService(namespace: string): Promise<ServerUnderTest> {
-  const port = await freePort()
-  const [command, ...launcherArgs] = onCpu0([process.execPath])
-  const service = startServiceProcess(
-    ['edge'],
-    {
-      NATS_URL: nats.url,
-      BUS_NAMESPACE: namespace,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      ONBOARDING_ENABLED: 'false',
-      RATE_LIMITS_ENABLED: 'false',
-      STREAM_MAX_CONNECTIONS: '100000',
-      STREAM_MAX_CONNECTIONS_PER_IP: '100000',
-    },
-    { command: command!, args: launcherArgs },
-  )
-  await waitForHealthy(`http://127.0.0.1:${port}/healthz`)
-  return {
-    name: 'service (uWS)',
-    pid: service.child.pid!,
-    url: `ws://127.0.0.1:${port}/v1/prices/stream`,
-    metricsUrl: `http://127.0.0.1:${port}/metrics`,
-    stop: async () => void (await service.stop()),
+  async next(prefix: string, timeoutMs = 60_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const index = this.lines.findIndex((line) => line.startsWith(prefix))
+      if (index >= 0) return this.lines.splice(0, index + 1).at(-1)!
+      if (Date.now() > deadline) throw new Error(`load client: no "${prefix}" line`)
+      await new Promise<void>((resolve) => {
+        this.waiting = resolve
+        setTimeout(resolve, 100)
+      })
+    }
+  }
+
+  async connected(): Promise<number> {
+    const line = await this.next('CONNECTED')
+    if (!line.includes('failed=0')) throw new Error(`load client: ${line}`)
+    return Number(line.split(' ')[1])
+  }
+
+  async reset(): Promise<void> {
+    this.child.stdin!.write('reset\n')
+    await this.next('RESET')
+  }
+
+  async report(): Promise<ClientReport> {
+    this.child.stdin!.write('report\n')
+    return JSON.parse((await this.next('REPORT')).slice('REPORT '.length)) as ClientReport
+  }
+
+  pause = () => this.child.kill('SIGSTOP')
+  resume = () => this.child.kill('SIGCONT')
+
+  async close(): Promise<void> {
+    const exited = new Promise((resolve) => this.child.once('exit', resolve))
+    this.child.kill('SIGCONT')
+    this.child.kill('SIGTERM')
+    await exited
   }
 }
 
-async function startBaseline(namespace: string): Promise<ServerUnderTest> {
-  const port = await freePort()
-  const script = new URL('./stream-baseline-ws-server.ts', import.meta.url).pathname
-  const [command, ...rest] = onCpu0([process.execPath, '--import', 'tsx', script, nats.url, namespace, String(port)])
-  const child: ChildProcess = spawn(command!, rest, { stdio: ['ignore', 'pipe', 'inherit'] })
-  await new Promise((resolve) => child.stdout!.once('data', resolve))
-  return {
-    name: 'baseline (ws)',
-    pid: child.pid!,
-    url: `ws://127.0.0.1:${port}/v1/prices/stream`,
-    async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      child.kill()
-      await exited
-    },
-  }
-}
+// ---- the publisher: rows in the edge's format with the publish time (µs, monotonic) as a last field "t",
+// which the client reads back from each tick frame's tail
 
-async function waitForHealthy(url: string) {
-  for (let attempt = 0; attempt < 400; attempt++) {
-    if ((await fetch(url).catch(() => undefined))?.status === 200) return
-    await sleep(50)
-  }
-  throw new Error(`${url} did not answer`)
-}
-
-// ---- the load generator: ticks on the bus at a paced rate, each publish time kept by (pair, seq)
-
-/**
- * The server numbers each pair's ticks from 1 in the order it receives them, and this generator is
- * the only publisher on a fresh namespace, so the n-th tick published for a pair is its seq n.
- */
-class Generator {
-  readonly publishedAt = publishedAtBuffer()
-  private readonly times = new Float64Array(this.publishedAt)
-  private readonly published = new Float64Array(PAIRS.length)
+class Publisher {
   private readonly subjects: string[]
-  private readonly rows = PAIRS.map((pair) => rowBytes(priceRow(pair.symbol, { timestampSeconds: 1_790_000_000 })))
+  private readonly heads = PAIRS.map(
+    (pair) =>
+      `{"feed_id":"0x${pair.id.toString(16).padStart(64, '0')}","pair":"${pair.symbol}","from":"${pair.base}","to":"${pair.quote}",` +
+      `"bid":99.99,"mid":100,"ask":100.01,"isMarketOpen":true,"isDayTradingClosed":false,"secondsToToggleIsDayTradingClosed":-1,` +
+      `"timestampSeconds":${Math.floor(Date.now() / 1000)},"schedule":{"id":0,"alwaysOpen":true},"t":`,
+  )
 
   constructor(
     private readonly nc: NatsConnection,
@@ -160,27 +164,26 @@ class Generator {
     this.subjects = PAIRS.map((pair) => names.tickSubject(pair.symbol))
   }
 
-  publish(pairId: number): void {
-    const seq = ++this.published[pairId]!
-    this.times[publishedAtSlot(pairId, seq)] = performance.timeOrigin + performance.now()
-    this.nc.publish(this.subjects[pairId]!, this.rows[pairId]!)
+  private publish(pairId: number): void {
+    const micros = (process.hrtime.bigint() / 1000n).toString().padStart(16, '0')
+    this.nc.publish(this.subjects[pairId]!, Buffer.from(`${this.heads[pairId]}${micros}}`))
   }
 
-  /** One tick per pair, so snapshots carry every row. */
+  /** One row per pair, so snapshots carry every row. */
   async warm(): Promise<void> {
     for (const pair of PAIRS) this.publish(pair.id)
     await this.nc.flush()
   }
 
-  /** Publishes `rate` ticks per second, round-robin over `pairIds`, for `durationMs`. */
-  async run(rate: number, durationMs: number, pairIds: readonly number[]): Promise<void> {
+  /** `rate` rows a second, round-robin over the first `pairCount` pairs, for `durationMs`. */
+  async run(rate: number, durationMs: number, pairCount = PAIRS.length): Promise<void> {
     const startedAt = performance.now()
     let sent = 0
     await new Promise<void>((resolve) => {
       const timer = setInterval(() => {
         const elapsed = performance.now() - startedAt
         const due = Math.floor((Math.min(elapsed, durationMs) * rate) / 1000)
-        for (; sent < due; sent++) this.publish(pairIds[sent % pairIds.length]!)
+        for (; sent < due; sent++) this.publish(sent % pairCount)
         if (elapsed >= durationMs) {
           clearInterval(timer)
           resolve()
@@ -191,247 +194,280 @@ class Generator {
   }
 }
 
-// ---- the load client: raw connections spread over worker threads on this CPU
+// ---- servers under test
 
-interface WindowFigures {
-  ticks: number
-  gaps: number
-  dropped: number
-  unexplained: number
-  closed: number
-  p50Ms: number
-  p99Ms: number
-  maxMs: number
+interface Server {
+  name: string
+  port: number
+  namespace: string
+  pids(): number[]
+  metricsUrl?: string
+  stop(): Promise<void>
 }
 
-/** Workers do not inherit tsx's loader on Node 20: each registers it before importing the worker module. */
-const WORKER_BOOTSTRAP = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => {
-  register()
-  return import(${JSON.stringify(new URL('./stream-load-worker.ts', import.meta.url).href)})
-})`
+const listeningPids = (port: number) =>
+  [...execFileSync('ss', ['-ltnpH', `( sport = :${port} )`], { encoding: 'utf8' }).matchAll(/pid=(\d+)/g)].map((match) => Number(match[1]))
 
-class LoadClients {
-  private readonly workers: Worker[]
-
-  constructor(url: string, queries: string[], publishedAt: SharedArrayBuffer) {
-    this.workers = Array.from({ length: workerCount }, (_, index) => {
-      const input: WorkerInput = { url, queries: queries.filter((_, at) => at % workerCount === index), publishedAt }
-      const worker = new Worker(WORKER_BOOTSTRAP, { eval: true, workerData: input })
-      worker.on('error', (error) => console.error('load worker failed:', error))
-      return worker
-    })
-  }
-
-  private ask(command: WorkerCommand): Promise<WorkerReport[]> {
-    return Promise.all(
-      this.workers.map((worker) => {
-        const answer = new Promise<WorkerReport>((resolve, reject) => {
-          const onMessage = (report: WorkerReport) => (worker.off('error', onError), resolve(report))
-          const onError = (error: Error) => (worker.off('message', onMessage), reject(error))
-          worker.once('message', onMessage)
-          worker.once('error', onError)
-        })
-        worker.postMessage(command)
-        return answer
-      }),
-    )
-  }
-
-  /** Opens connections until `share` of them are open. */
-  async connect(share = 1): Promise<void> {
-    await this.ask({ type: 'connect', share })
-  }
-
-  async window(): Promise<void> {
-    await this.ask({ type: 'window' })
-  }
-
-  async report(): Promise<WindowFigures> {
-    const latency = latencyHistogram()
-    const figures = { ticks: 0, gaps: 0, dropped: 0, unexplained: 0, closed: 0 }
-    for (const report of await this.ask({ type: 'report' })) {
-      if (report.type !== 'report') continue
-      for (const key of Object.keys(figures) as Array<keyof typeof figures>) figures[key] += report[key]
-      latency.add(decodeFromCompressedBase64(report.latency))
-    }
-    const ms = (percentile: number) => latency.getValueAtPercentile(percentile) / 1000
-    return { ...figures, p50Ms: ms(50), p99Ms: ms(99), maxMs: latency.maxValue / 1000 }
-  }
-
-  /** Stops reading on `share` of the connections (the same share in each worker). */
-  async pause(share: number, connectionsPerWorker: number): Promise<void> {
-    await this.ask({ type: 'pause', count: Math.round(connectionsPerWorker * share) })
-  }
-
-  async resume(): Promise<void> {
-    await this.ask({ type: 'resume' })
-  }
-
-  async close(): Promise<void> {
-    await this.ask({ type: 'close' })
-    await Promise.all(this.workers.map((worker) => worker.terminate()))
-  }
-
-  /** Waits until no tick has arrived for a moment (bounded), so a backlog does not leak into the next step. */
-  async quiesce(): Promise<void> {
-    for (let attempt = 0; attempt < 20; attempt++) {
-      await this.window()
-      await sleep(250)
-      if ((await this.report()).ticks === 0) return
-    }
+async function until(probe: () => Promise<boolean> | boolean, what: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await sleep(100)
   }
 }
 
-/** A reproducible pick of `count` distinct pair ids for each connection. */
-function filteredQueries(connections: number, count: number): string[] {
-  let state = 7
-  const random = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31
-  return Array.from({ length: connections }, () => {
-    const chosen = new Set<number>()
-    while (chosen.size < count) chosen.add(Math.floor(random() * PAIRS.length))
-    return `?pairs=${[...chosen].map((id) => PAIRS[id]!.symbol).join(',')}`
-  })
+async function startService(workers: number): Promise<Server> {
+  const [namespace, port] = [`bench${randomUUID().slice(0, 8)}`, await freePort()]
+  const [command, ...launcher] = pinned(workers === 1 ? '0' : '0,1', [process.execPath])
+  const service: ServiceProcess = startServiceProcess(
+    ['edge'],
+    {
+      NATS_URL: nats.url,
+      BUS_NAMESPACE: namespace,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      EDGE_WORKERS: String(workers),
+      LOG_LEVEL: 'warn',
+      ONBOARDING_ENABLED: 'false',
+      RATE_LIMITS_ENABLED: 'false',
+      STREAM_MAX_CONNECTIONS: '100000',
+      STREAM_MAX_CONNECTIONS_PER_IP: '100000',
+      STREAM_ALLOWED_ORIGINS: '*',
+    },
+    { command: command!, args: launcher },
+  )
+  await until(() => listeningPids(port).length === workers, `${workers} edge process(es) listening`)
+  return {
+    name: workers === 1 ? 'service' : `service, ${workers} workers`,
+    port,
+    namespace,
+    pids: () => listeningPids(port),
+    metricsUrl: `http://127.0.0.1:${port}/metrics`,
+    stop: async () => void (await service.stop()),
+  }
 }
 
-// ---- steps
+async function startBaseline(): Promise<Server> {
+  const [namespace, port] = [`bench${randomUUID().slice(0, 8)}`, await freePort()]
+  const script = fileURLToPath(new URL('./stream-baseline-uws-server.ts', import.meta.url))
+  const [command, ...rest] = pinned('0', [process.execPath, '--import', 'tsx', script, nats.url, namespace, String(port)])
+  const child = spawn(command!, rest, { stdio: ['ignore', 'pipe', 'inherit'] })
+  await new Promise((resolve) => child.stdout!.once('data', resolve))
+  return {
+    name: 'bare uWS (publish only)',
+    port,
+    namespace,
+    pids: () => [child.pid!],
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill()
+      await exited
+    },
+  }
+}
+
+const rssMb = (pids: number[]) =>
+  Math.round(pids.reduce((sum, pid) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]), 0) / 1024)
+
+// ---- one measured step: warm-up, reset, measure, report; CPU of the edge, the client and this process
 
 type Row = Record<string, string | number>
 const rows: Row[] = []
-const scenarios: Record<string, unknown> = {}
-const EVERY_PAIR_ID = PAIRS.map((pair) => pair.id)
 
-async function measureStep(
-  server: ServerUnderTest,
-  load: LoadClients,
-  generator: Generator,
-  step: { clients: number; filter: string; rate: number; pairIds?: readonly number[] },
-) {
-  const publishing = generator.run(step.rate, warmupMs + measureMs, step.pairIds ?? EVERY_PAIR_ID)
+async function step(server: Server, load: LoadClient[], publisher: Publisher, label: Row, rate: number, pairCount?: number) {
+  const publishing = publisher.run(rate, warmupMs + measureMs + 500, pairCount)
   await sleep(warmupMs)
-  await load.window()
-  const [startedAt, serverCpu, ownCpu] = [performance.now(), processCpuMs(server.pid), ownCpuMs()]
+  await Promise.all(load.map((client) => client.reset()))
+  const pids = server.pids()
+  const [serverCpu, clientCpu, ownCpu, cores, startedAt] = [
+    pids.reduce((sum, pid) => sum + processCpuMs(pid), 0),
+    load.reduce((sum, client) => sum + processCpuMs(client.pid), 0),
+    process.cpuUsage(),
+    coreMeter(),
+    performance.now(),
+  ]
   await sleep(measureMs)
-  const figures = await load.report()
+  const reports = await Promise.all(load.map((client) => client.report()))
   const elapsed = performance.now() - startedAt
-  const row: Row = {
-    server: server.name,
-    clients: step.clients,
-    pairs: step.filter,
-    'offered ticks/s': step.rate,
-    'delivered msg/s': Math.round((figures.ticks / elapsed) * 1000),
-    'p50 ms': figures.p50Ms,
-    'p99 ms': figures.p99Ms,
-    'max ms': figures.maxMs,
-    dropped: figures.dropped,
-    gaps: figures.gaps,
-    'server CPU %': Math.round(((processCpuMs(server.pid) - serverCpu) / elapsed) * 100),
-    'server RSS MB': Math.round(rssBytes(server.pid) / 2 ** 20),
-    'load CPU %': Math.round(((ownCpuMs() - ownCpu) / elapsed) * 100),
-  }
-  if (figures.unexplained > 0) row.note = `${figures.unexplained} ticks lost without a gap`
+  const share = (cpuMs: number) => Math.round((cpuMs / elapsed) * 100)
+  const own = process.cpuUsage(ownCpu)
+  const busy = cores.stop()
   await publishing
-  await load.quiesce()
-  return { row, figures }
+  const reading = reports[0]!
+  const row: Row = {
+    ...label,
+    server: server.name,
+    'offered ticks/s': rate,
+    'delivered msg/s': Math.round(reports.reduce((sum, report) => sum + report.rate, 0)),
+    'p50 ms': reading.p50ms,
+    'p99 ms': reading.p99ms,
+    'max ms': reading.maxms,
+    gaps: reports.reduce((sum, report) => sum + report.gaps, 0),
+    'server CPU %': share(pids.reduce((sum, pid) => sum + processCpuMs(pid), 0) - serverCpu),
+    'server RSS MB': rssMb(pids),
+    'client CPU %': share(load.reduce((sum, client) => sum + processCpuMs(client.pid), 0) - clientCpu),
+    'publisher CPU %': share((own.user + own.system) / 1000),
+    'CPU0/CPU1 busy %': `${Math.round(busy[0]! * 100)}/${Math.round((busy[1] ?? 0) * 100)}`,
+  }
+  rows.push(row)
+  console.log(
+    Object.entries(row)
+      .map(([key, value]) => `${key}=${value}`)
+      .join('  '),
+  )
+  await sleep(500)
+  return { row, reading }
 }
 
-async function runInstance(kind: 'service' | 'baseline', clients: number, filtered: boolean) {
-  const namespace = `bench${randomUUID().slice(0, 8)}`
-  const server = kind === 'service' ? await startService(namespace) : await startBaseline(namespace)
-  const generator = new Generator(natsConnection, namespace)
-  await generator.warm()
-  await sleep(300)
-  const queries = filtered ? filteredQueries(clients, FILTERED_PAIRS) : Array.from({ length: clients }, () => '')
-  const load = new LoadClients(server.url, queries, generator.publishedAt)
-  const filter = filtered ? `${FILTERED_PAIRS} each` : 'all'
+async function withServer<T>(start: () => Promise<Server>, work: (server: Server, publisher: Publisher) => Promise<T>): Promise<T> {
+  const server = await start()
   try {
-    // memory per idle connection: the slope between half and all of them open, past start-up's transients
-    await load.connect(0.5)
-    await sleep(1000)
-    const rssHalf = await steadyRss(server.pid)
-    await load.connect(1)
-    await sleep(1000)
-    if (!filtered) {
-      const perConnection = ((await steadyRss(server.pid)) - rssHalf) / (clients / 2)
-      scenarios[`idle RSS per connection: ${server.name}, ${clients} clients`] = Math.round(perConnection)
-      console.log(`${server.name}: ${clients} idle connections, ${(perConnection / 1024).toFixed(1)} KB RSS each`)
-    }
-    // before the rate steps, so that no backlog of a saturated step can leak into it
-    if (!filtered && clients === 100) await latencyScenario(server, load, generator)
-    for (const rate of rates) {
-      const { row } = await measureStep(server, load, generator, { clients, filter, rate })
-      rows.push(row)
-      console.log(Object.values(row).join('  '))
-    }
-    if (!filtered && clients === 1000 && kind === 'service') await pausedScenario(server, load, generator, queries.length)
+    const publisher = new Publisher(publisherConnection, server.namespace)
+    await publisher.warm()
+    await sleep(300)
+    return await work(server, publisher)
   } finally {
-    await load.close()
     await server.stop()
   }
 }
 
-/** Target: tick-to-client p99 <= 5 ms at 100 clients, 80 pairs, 10 ticks/s per pair. */
-async function latencyScenario(server: ServerUnderTest, load: LoadClients, generator: Generator) {
-  const pairIds = EVERY_PAIR_ID.slice(0, 80)
-  const { row, figures } = await measureStep(server, load, generator, { clients: 100, filter: 'all (80 ticking)', rate: 80 * 10, pairIds })
-  rows.push(row)
-  scenarios[`100 clients, 80 pairs x 10 ticks/s: ${server.name}`] = { p50Ms: figures.p50Ms, p99Ms: figures.p99Ms }
+async function connectClients(port: number, counts: number[], pairs = 'all'): Promise<LoadClient[]> {
+  const load = counts.map((count) => new LoadClient(port, count, pairs))
+  await Promise.all(load.map((client) => client.connected()))
+  return load
 }
 
-/** Target: with 10% of clients not reading, the others' p99 rises <= 20% and memory grows <= 1 MB per paused client. */
-async function pausedScenario(server: ServerUnderTest, load: LoadClients, generator: Generator, clients: number) {
-  const rate = Number(args['paused-rate'])
-  const before = await measureStep(server, load, generator, { clients, filter: 'all', rate })
-  rows.push(before.row)
-  const rssBefore = await steadyRss(server.pid)
-  const paused = Math.round(clients * PAUSED_SHARE)
-  await load.pause(PAUSED_SHARE, clients / workerCount)
-  // the paused sockets' kernel buffers fill first, then 1 MB each on the server, where ticks start to drop
-  const gauge = async (name: string) =>
-    Number(new RegExp(`^${name} (\\d+)`, 'm').exec(await (await fetch(server.metricsUrl!)).text())?.[1] ?? 0)
-  const lagging = () => gauge('venue_stream_lagging_connections')
-  for (let second = 0; second < 90 && (await lagging()) < paused; second++) await generator.run(rate, 1000, EVERY_PAIR_ID)
-  const during = await measureStep(server, load, generator, { clients, filter: `all, ${paused} not reading`, rate })
-  rows.push(during.row)
-  const laggingAtEnd = await lagging()
-  const queuedPerPaused = (await gauge('venue_stream_buffered_bytes')) / paused
-  const growthPerPaused = ((await steadyRss(server.pid)) - rssBefore) / paused
-  await load.resume()
-  await load.quiesce()
-  scenarios['10% paused readers (service)'] = {
-    rate,
-    paused,
-    laggingConnections: laggingAtEnd,
-    p99BeforeMs: before.figures.p99Ms,
-    p99DuringMs: during.figures.p99Ms,
-    p99Rise: Number((during.figures.p99Ms / before.figures.p99Ms - 1).toFixed(3)),
-    queuedBytesPerPausedClient: Math.round(queuedPerPaused),
-    rssGrowthPerPausedClientBytes: Math.round(growthPerPaused),
-  }
-}
+// ---- scenarios
 
-console.log(
-  `price stream bench: clients ${clientCounts.join(', ')}; offered ticks/s ${rates.join(', ')}; ${measureMs / 1000} s per step after ${warmupMs / 1000} s warm-up`,
-)
-try {
-  for (const kind of args['no-baseline'] ? ['service' as const] : ['service' as const, 'baseline' as const]) {
-    for (const clients of clientCounts) {
-      for (const filtered of [false, true]) await runInstance(kind, clients, filtered)
+const results: Record<string, unknown> = {}
+const servers: Array<{ key: string; start: () => Promise<Server> }> = [
+  ...workerCounts.map((workers) => ({ key: workers === 1 ? 'service' : `service-${workers}-workers`, start: () => startService(workers) })),
+  ...(args['no-baseline'] ? [] : [{ key: 'baseline', start: startBaseline }]),
+]
+
+/** Target: >= 4M msgs/s at p99 <= 30 ms and no gaps to 1,000 all-pairs clients. */
+async function throughput() {
+  const figures: Record<string, Record<number, ClientReport[]>> = {}
+  for (let run = 1; run <= runs; run++) {
+    for (const { key, start } of servers) {
+      await withServer(start, async (server, publisher) => {
+        const load = await connectClients(server.port, [clients])
+        try {
+          for (const rate of rates) {
+            const { reading } = await step(server, load, publisher, { scenario: 'throughput', run, clients }, rate)
+            ;((figures[key] ??= {})[rate] ??= []).push(reading)
+          }
+        } finally {
+          await Promise.all(load.map((client) => client.close()))
+        }
+      })
     }
   }
+  results.throughput = Object.fromEntries(
+    Object.entries(figures).map(([key, byRate]) => [
+      key,
+      Object.fromEntries(
+        Object.entries(byRate).map(([rate, readings]) => [
+          rate,
+          {
+            medianRate: median(readings.map((reading) => reading.rate)),
+            medianP99Ms: median(readings.map((reading) => reading.p99ms)),
+            gaps: readings.map((reading) => reading.gaps),
+          },
+        ]),
+      ),
+    ]),
+  )
+}
+
+/** Target: tick-to-client p99 <= 2 ms at 100 clients, every pair ticking 10 times a second. */
+async function latency() {
+  const p99: Record<string, number[]> = {}
+  for (let run = 1; run <= runs; run++) {
+    for (const { key, start } of servers) {
+      await withServer(start, async (server, publisher) => {
+        const load = await connectClients(server.port, [latencyClients])
+        try {
+          const { reading } = await step(
+            server,
+            load,
+            publisher,
+            { scenario: `${PAIRS.length} pairs x 10/s`, run, clients: latencyClients },
+            PAIRS.length * 10,
+          )
+          ;(p99[key] ??= []).push(reading.p99ms)
+        } finally {
+          await Promise.all(load.map((client) => client.close()))
+        }
+      })
+    }
+  }
+  results.latency = Object.fromEntries(Object.entries(p99).map(([key, values]) => [key, { p99Ms: values, medianP99Ms: median(values) }]))
+}
+
+/**
+ * Target: with 10% of the clients not reading (a client process stopped with SIGSTOP), the others' p99
+ * stays within 20% of the same clients' p99 with everyone reading, in every run; the server holds at
+ * most about 1 MB per paused client.
+ */
+async function paused() {
+  const outcomes: Array<Record<string, number>> = []
+  for (let run = 1; run <= pausedRuns; run++) {
+    await withServer(
+      () => startService(1),
+      async (server, publisher) => {
+        const stopped = Math.round(clients / 10)
+        const [readers, sleepers] = await connectClients(server.port, [clients - stopped, stopped])
+        try {
+          const label = { scenario: 'paused', run, clients }
+          const before = await step(server, [readers!, sleepers!], publisher, { ...label, clients: `${clients}, all reading` }, pausedRate)
+          const rssBefore = rssMb(server.pids())
+          sleepers!.pause()
+          const lagging = async () =>
+            Number(/^venue_stream_lagging_connections (\d+)/m.exec(await (await fetch(server.metricsUrl!)).text())?.[1] ?? 0)
+          for (let second = 0; second < 60 && (await lagging()) < stopped; second++) await publisher.run(pausedRate, 1000)
+          const during = await step(server, [readers!], publisher, { ...label, clients: `${clients}, ${stopped} stopped` }, pausedRate)
+          const buffered = Number(
+            /^venue_stream_buffered_bytes (\d+)/m.exec(await (await fetch(server.metricsUrl!)).text())?.[1] ?? Number.NaN,
+          )
+          outcomes.push({
+            run,
+            laggingConnections: await lagging(),
+            p99BeforeMs: before.reading.p99ms,
+            p99DuringMs: during.reading.p99ms,
+            p99Rise: Number((during.reading.p99ms / before.reading.p99ms - 1).toFixed(3)),
+            bufferedBytesPerPausedClient: Math.round(buffered / stopped),
+            rssGrowthPerPausedClientMb: Number(((rssMb(server.pids()) - rssBefore) / stopped).toFixed(3)),
+          })
+          console.log(JSON.stringify(outcomes.at(-1)))
+        } finally {
+          await Promise.all([readers!.close(), sleepers!.close()])
+        }
+      },
+    )
+  }
+  const within = outcomes.filter((outcome) => outcome.p99Rise! <= 0.2).length
+  results.paused = { rate: pausedRate, runs: outcomes, withinTwentyPercent: `${within} of ${outcomes.length}` }
+}
+
+const loadBefore = loadAverage()
+console.log(
+  `price stream bench: ${clients} clients at ${rates.join(', ')} ticks/s, ${runs} runs, ${measureMs / 1000} s after ${warmupMs / 1000} s warm-up; ` +
+    `edge workers ${workerCounts.join(', ')}; load average ${loadBefore}`,
+)
+try {
+  await throughput()
+  await latency()
+  if (pausedRuns > 0) await paused()
   printTable(rows)
-  console.log(JSON.stringify(scenarios, null, 2))
-  const file = writeResult('stream', {
-    rows,
-    scenarios,
-    clientCounts,
-    rates,
-    measureMs,
-    warmupMs,
-    loadAverage: readFileSync('/proc/loadavg', 'utf8').trim(),
-  })
-  console.log(`written ${file}`)
+  console.log(JSON.stringify(results, null, 2))
+  const loadAfter = loadAverage()
+  console.log(`load average before ${loadBefore}, after ${loadAfter}`)
+  console.log(
+    `written ${writeResult('stream', { rows, results, clients, rates, runs, measureMs, warmupMs, loadAverage: { before: loadBefore, after: loadAfter } })}`,
+  )
 } finally {
-  await natsConnection.close()
+  await publisherConnection.close()
   await nats.dispose()
 }
 process.exit(0)

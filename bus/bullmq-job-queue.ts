@@ -1,6 +1,7 @@
 import { Job, Queue, QueueEvents, UnrecoverableError, Worker, type JobType } from 'bullmq'
 import type { Redis } from 'ioredis'
 import type { Logger } from '../kit/logger.ts'
+import { throttledWarning } from '../kit/throttled-warning.ts'
 import {
   emptyCounts,
   PermanentJobError,
@@ -16,13 +17,6 @@ export interface BullmqJobQueueOptions extends JobQueueOptions {
   redis: Redis
   /** prefix of every Redis key of the queue (per deployment, or per test) */
   prefix: string
-  /**
-   * How long a worker holds a job without renewing its lock. When a worker dies, its job goes back
-   * to the queue after at most this plus `stalledIntervalMs`.
-   */
-  lockDurationMs?: number
-  /** how often workers look for jobs whose worker died */
-  stalledIntervalMs?: number
   logger: Logger
 }
 
@@ -55,6 +49,11 @@ export function bullmqJobQueue<Data, Result>(options: BullmqJobQueueOptions): Jo
   })
   // Every waiting caller listens for the queue closing, far more than EventEmitter's default of 10.
   queue.setMaxListeners(0)
+  // Each BullMQ object re-emits its connections' errors; without a listener BullMQ prints them as raw
+  // stack traces. While Redis is away they repeat with every reconnection attempt: one warning per window.
+  const warnRedis = throttledWarning(log, 'job queue: Redis unavailable')
+  const reportErrors = (source: string) => (error: Error) => warnRedis(source, { source, err: error })
+  queue.on('error', reportErrors('queue'))
   let events: QueueEvents | undefined
   let eventsConnection: Redis | undefined
   const workers = new Set<Worker>()
@@ -87,7 +86,9 @@ export function bullmqJobQueue<Data, Result>(options: BullmqJobQueueOptions): Jo
       // QueueEvents blocks its connection in long reads: on the shared one it would stall every other command
       if (!events) {
         eventsConnection = options.redis.duplicate()
+        eventsConnection.on('error', reportErrors('events connection'))
         events = new QueueEvents(options.name, { connection: eventsConnection, prefix: options.prefix })
+        events.on('error', reportErrors('events'))
       }
       // Resolves on completion, rejects on failure or at the deadline: either way the record says which.
       await job.waitUntilFinished(events, timeoutMs).catch(() => {})
@@ -114,7 +115,7 @@ export function bullmqJobQueue<Data, Result>(options: BullmqJobQueueOptions): Jo
         failed: counts.failed ?? 0,
       }
     },
-    work(handler, { concurrency }): JobWorker {
+    work(handler, { concurrency, lockDurationMs, stalledIntervalMs }): JobWorker {
       const worker = new Worker<Data, Result>(
         options.name,
         async (job) => {
@@ -134,12 +135,12 @@ export function bullmqJobQueue<Data, Result>(options: BullmqJobQueueOptions): Jo
           ...connection,
           concurrency,
           maxStalledCount: MAX_STALLED_COUNT,
-          ...(options.lockDurationMs !== undefined && { lockDuration: options.lockDurationMs }),
-          ...(options.stalledIntervalMs !== undefined && { stalledInterval: options.stalledIntervalMs }),
+          ...(lockDurationMs !== undefined && { lockDuration: lockDurationMs }),
+          ...(stalledIntervalMs !== undefined && { stalledInterval: stalledIntervalMs }),
         },
       )
       // Redis trouble and the like; failed attempts are the handler's to report
-      worker.on('error', (error) => log.warn({ err: error }, 'job worker error'))
+      worker.on('error', reportErrors('worker'))
       workers.add(worker)
       return {
         async close() {

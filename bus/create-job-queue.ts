@@ -10,9 +10,6 @@ export interface CreateJobQueueOptions extends JobQueueOptions {
   redis?: Redis
   /** BUS_NAMESPACE: prefixes the queue's Redis keys, so several environments can share one Redis */
   namespace?: string
-  /** BullMQ only: how soon the job of a worker that died goes back to the queue (see bullmqJobQueue) */
-  lockDurationMs?: number
-  stalledIntervalMs?: number
   logger: Logger
 }
 

@@ -52,8 +52,19 @@ export interface JobQueue<Data, Result> {
   retry(id: string): Promise<void>
   counts(): Promise<Record<JobState, number>>
   /** starts a worker that runs up to `concurrency` jobs at a time */
-  work(handler: JobHandler<Data, Result>, options: { concurrency: number }): JobWorker
+  work(handler: JobHandler<Data, Result>, options: JobWorkerOptions): JobWorker
   close(): Promise<void>
+}
+
+export interface JobWorkerOptions {
+  concurrency: number
+  /**
+   * Shared queues only: how long the worker holds a job without renewing its lock (renewed every half of
+   * it). The job of a worker that died goes back to the queue once its lock has expired and a live worker's
+   * stalled-job check (every `stalledIntervalMs`) finds it: within about the sum of the two.
+   */
+  lockDurationMs?: number
+  stalledIntervalMs?: number
 }
 
 export interface JobQueueOptions {

@@ -1,6 +1,8 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node'
+import { maskUrl } from '../kit/redaction.ts'
 import { Kvm, type KV } from '@nats-io/kv'
 import type { Logger } from '../kit/logger.ts'
+import { throttledWarning } from '../kit/throttled-warning.ts'
 import type { PriceBus, SubscribeOptions, TickHandler } from './price-bus.ts'
 import { busNames } from './subjects.ts'
 
@@ -31,12 +33,15 @@ export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceB
   const bucket = await new Kvm(nc).create(names.latestPricesBucket, { history: 1 })
   const connection = watchConnection(nc, log)
   const latestWriter = coalescingLatestWriter(bucket, options.latestWriteIntervalMs ?? 250, log)
-  log.info({ servers: options.servers, bucket: names.latestPricesBucket }, 'connected to NATS')
+  log.info({ servers: maskUrl(options.servers), bucket: names.latestPricesBucket }, 'connected to NATS')
+  const tickSubjects = new Map<string, string>()
 
   return {
     kind: 'nats',
     publishTick(pair, row) {
-      nc.publish(names.tickSubject(pair), row)
+      let subject = tickSubjects.get(pair)
+      if (subject === undefined) tickSubjects.set(pair, (subject = names.tickSubject(pair)))
+      nc.publish(subject, row)
       latestWriter.record(pair, row)
     },
     subscribeTicks(handler: TickHandler, { queueGroup }: SubscribeOptions = {}) {
@@ -106,6 +111,8 @@ function watchConnection(nc: NatsConnection, log: Logger) {
 
 /** Writes the newest row per pair to the bucket on a timer; a failed write is retried on the next one. */
 function coalescingLatestWriter(bucket: KV, intervalMs: number, log: Logger) {
+  // a NATS outage fails every pair's write at once, on every timer turn: one warning per window
+  const warn = throttledWarning(log, 'latest-row writes failed, will retry')
   let pending = new Map<string, Uint8Array>()
   let writing: Promise<void> = Promise.resolve()
 
@@ -114,12 +121,16 @@ function coalescingLatestWriter(bucket: KV, intervalMs: number, log: Logger) {
     const batch = pending
     pending = new Map()
     const results = await Promise.allSettled([...batch].map(([pair, row]) => bucket.put(pair, row)))
+    const failed: string[] = []
+    let reason: unknown
     results.forEach((result, index) => {
       if (result.status === 'fulfilled') return
       const [pair, row] = [...batch][index]!
       if (!pending.has(pair)) pending.set(pair, row)
-      log.warn({ pair, err: result.reason }, 'latest-row write failed, will retry')
+      failed.push(pair)
+      reason = result.reason
     })
+    if (failed.length > 0) warn('latest-row', { pairs: failed.length, firstPair: failed[0], err: reason })
   }
   const writeNow = () => (writing = writing.then(writeBatch))
   const timer = setInterval(writeNow, intervalMs)

@@ -19,6 +19,33 @@ export function createMetrics() {
       labelNames: ['source', 'reason'],
       registers,
     }),
+    hermesHttpErrors: new Counter({
+      name: 'venue_hermes_http_errors_total',
+      help: 'Non-2xx answers from Hermes, by endpoint (stream, price_feeds) and status',
+      labelNames: ['endpoint', 'status'],
+      registers,
+    }),
+    hermesAuthRefused: new Gauge({
+      name: 'venue_hermes_auth_refused',
+      help: 'Hermes refused the API key (401/403) on the latest request: 1, else 0',
+      registers,
+    }),
+    hermesErrorEvents: new Counter({
+      name: 'venue_hermes_error_events_total',
+      help: 'Error events on the Hermes stream, by kind (connection_timeout, slow_consumer, message_not_found, receive_error, other)',
+      labelNames: ['kind'],
+      registers,
+    }),
+    hermesRepeatsSuppressed: new Counter({
+      name: 'venue_hermes_repeats_suppressed_total',
+      help: "Hermes entries not published because they repeat their feed's previous price, confidence and publish time",
+      registers,
+    }),
+    hermesUnknownFeedIds: new Gauge({
+      name: 'venue_hermes_unknown_feed_ids',
+      help: 'Configured feed ids Hermes does not know (their pairs get no prices)',
+      registers,
+    }),
     ticksReceived: new Counter({
       name: 'venue_ticks_received_total',
       help: 'Ticks received from the bus by the snapshot materializer',
@@ -37,6 +64,12 @@ export function createMetrics() {
       help: 'Time from request to response',
       labelNames: ['route'],
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
+    }),
+    httpCompressions: new Counter({
+      name: 'venue_http_compressions_total',
+      help: 'Response bodies compressed, by coding (once per content and coding, never per request)',
+      labelNames: ['coding'],
       registers,
     }),
     candleTicks: new Counter({

@@ -4,7 +4,7 @@ import type { Logger } from './logger.ts'
  * Logs a recurring problem once per key per window, with how many were suppressed since, so a
  * broken upstream cannot flood the log while every occurrence is still counted in metrics.
  */
-export function throttledWarning(log: Logger, message: string, windowMs = 10_000) {
+export function throttledWarning(log: Logger, message: string, windowMs = 10_000, level: 'warn' | 'error' = 'warn') {
   const lastLogged = new Map<string, { at: number; suppressed: number }>()
   return (key: string, fields: Record<string, unknown>) => {
     const now = Date.now()
@@ -13,7 +13,7 @@ export function throttledWarning(log: Logger, message: string, windowMs = 10_000
       entry.suppressed++
       return
     }
-    log.warn({ ...fields, key, suppressedSinceLast: entry?.suppressed ?? 0 }, message)
+    log[level]({ ...fields, key, suppressedSinceLast: entry?.suppressed ?? 0 }, message)
     lastLogged.set(key, { at: now, suppressed: 0 })
   }
 }

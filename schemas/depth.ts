@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { documentedAs } from './common.ts'
 import { ChainIdParam } from './wallet-lists.ts'
 
 // GET /v1/depth/{pair} and GET /v1/depth/{pair}/quote: the price a trade of a given size gets.
@@ -64,7 +65,16 @@ export const QuoteQuery = z.strictObject({
     .string()
     .regex(/^\d+(\.\d+)?$/, 'must be a decimal number of USD, such as 10000 or 2500.50')
     .transform(Number)
-    .pipe(z.number().positive().max(MAX_QUOTE_NOTIONAL_USD)),
+    .pipe(z.number().positive().max(MAX_QUOTE_NOTIONAL_USD))
+    .meta(
+      documentedAs({
+        type: 'number',
+        exclusiveMinimum: 0,
+        maximum: MAX_QUOTE_NOTIONAL_USD,
+        description: 'Trade size in USD',
+        example: 25000,
+      }),
+    ),
   chainId: ChainIdParam,
 })
 export type QuoteQuery = z.infer<typeof QuoteQuery>

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { pairBySymbol } from './pairs.ts'
+import { documentedAs } from './common.ts'
+import { PAIRS, pairBySymbol } from './pairs.ts'
 
 // GET /v1/market-hours (spec 4.6, "not shown"): the trading calendars, which pair follows which, and
 // optionally every pair's market state at a chosen instant.
@@ -59,12 +60,21 @@ export const MarketHoursQuery = z.strictObject({
   pair: z
     .string()
     .refine((symbol) => pairBySymbol(symbol) !== undefined, 'must be a listed pair symbol such as BTC-USD')
+    .meta(documentedAs({ type: 'string', enum: PAIRS.map((pair) => pair.symbol), description: 'Only this pair' }))
     .optional(),
   at: z
     .string()
     .regex(/^\d+$/, 'must be Unix seconds as a whole number')
     .transform(Number)
     .pipe(z.number().max(MAX_AT_SECONDS, 'must be no later than 9999-12-31T23:59:59Z'))
+    .meta(
+      documentedAs({
+        type: 'integer',
+        minimum: 0,
+        maximum: MAX_AT_SECONDS,
+        description: "Unix seconds: adds every pair's state at that instant",
+      }),
+    )
     .optional(),
 })
 export type MarketHoursQuery = z.infer<typeof MarketHoursQuery>

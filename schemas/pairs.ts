@@ -117,3 +117,37 @@ export function pairBySymbol(symbol: string): Pair | undefined {
 export function pairById(id: number): Pair | undefined {
   return PAIRS[id]
 }
+
+/**
+ * The indexed source's own spelling of a pair's assets where it differs from the symbol's (renamed
+ * assets keep their old names there): pair id → `from`/`to` as stored. One table for the pairs list,
+ * the price endpoints and depth.
+ */
+const SOURCE_SPELLINGS: Readonly<Record<number, { from: string; to: string }>> = {
+  6: { from: 'HG', to: 'USD' },
+  7: { from: 'CL', to: 'USD' },
+  10: { from: 'SPX', to: 'USD' },
+}
+
+const BY_SOURCE_SPELLING = new Map(PAIRS.map((pair) => [spellingKey(sourceSpellingOf(pair)), pair]))
+
+/** `from`/`to` of a pair as the indexed source stores them. */
+export function sourceSpellingOf(pair: Pair): { from: string; to: string } {
+  return SOURCE_SPELLINGS[pair.id] ?? { from: pair.base, to: pair.quote }
+}
+
+/** The listed pair the indexed source spells `from`/`to` (legacy spellings included). */
+export function pairBySourceSpelling(from: string, to: string): Pair | undefined {
+  return BY_SOURCE_SPELLING.get(spellingKey({ from, to }))
+}
+
+/** The pair a legacy symbol such as `SPX-USD` stands for, to point a caller at the current symbol. */
+export function pairByLegacySymbol(symbol: string): Pair | undefined {
+  const [from, to] = symbol.split('-')
+  const pair = from !== undefined && to !== undefined ? pairBySourceSpelling(from, to) : undefined
+  return pair && pair.symbol !== symbol ? pair : undefined
+}
+
+function spellingKey(spelling: { from: string; to: string }): string {
+  return `${spelling.from}/${spelling.to}`
+}

@@ -1,10 +1,17 @@
 import { z } from 'zod'
 
-/** `{ id, alwaysOpen }` plus extra schedule fields (time zone, opening hours) that the spec leaves open. */
-export const ScheduleRef = z.looseObject({
-  id: z.number().int(),
-  alwaysOpen: z.boolean(),
+/** Spec 2.1's `{ id, alwaysOpen }`, plus the fields the spec leaves open: the time zone and the weekly hours. */
+export const ScheduleRef = z.strictObject({
+  id: z.number().int().meta({ description: 'Schedule id, as in GET /v1/market-hours' }),
+  alwaysOpen: z.boolean().meta({ description: 'true for a market that never closes' }),
+  timezone: z.string().meta({ description: 'IANA time zone of the reference market', example: 'America/New_York' }),
+  openingHours: z.string().meta({
+    description:
+      'The weekly part of the schedule text, `Timezone;Mon,Tue,Wed,Thu,Fri,Sat,Sun` with `HHMM-HHMM` sessions, `O` open all day, `C` closed; holidays are in GET /v1/market-hours',
+    example: 'America/New_York;0930-1600,0930-1600,0930-1600,0930-1600,0930-1600,C,C',
+  }),
 })
+export type ScheduleRef = z.infer<typeof ScheduleRef>
 
 /** Spec 2.1: one row of the snapshot, and the `data` of a stream tick. */
 export const PriceRow = z.strictObject({

@@ -1,4 +1,4 @@
-// Production entry point: `node services/main.js [roles]`. Every outside system is configuration.
+// Production entry point: `node dist/services/main.js [roles]` after `npm run build`. Every outside system is configuration.
 import { serve } from './serve.ts'
 
 await serve()

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { envBool, envInt, envList, parseEnv, type Env } from '../kit/config.ts'
+import { envBool, envHost, envInt, envList, envPort, parseEnv, type Env } from '../kit/config.ts'
 
 export const ROLES = ['ingestor', 'edge', 'relayer'] as const
 export type Role = (typeof ROLES)[number]
@@ -19,10 +19,23 @@ const ProcessEnv = z.object({
   /** false: no onboarding (no /v1/onboard, no chains started), e.g. an edge that serves market data only */
   ONBOARDING_ENABLED: envBool(true),
   /** /metrics, /healthz and /readyz for a process that runs no edge (the edge serves them on PORT) */
-  OPS_PORT: envInt(9090),
+  OPS_PORT: envPort(9090),
+  /** the address the ops server (and the edge, see its config) listens on */
+  HOST: envHost('0.0.0.0'),
+  /**
+   * edge processes sharing the edge's port (SO_REUSEPORT), one per core to use: this one and EDGE_WORKERS - 1
+   * edge-only copies of it; more than one needs NATS (each subscribes to the ticks itself)
+   */
+  EDGE_WORKERS: envInt(1, { min: 1 }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 
 export type ProcessConfig = z.infer<typeof ProcessEnv>
 
-export const processConfig = (env: Env): ProcessConfig => parseEnv(ProcessEnv, env, 'process')
+export const processConfig = (env: Env): ProcessConfig => {
+  const config = parseEnv(ProcessEnv, env, 'process')
+  if (config.EDGE_WORKERS > 1 && (!config.NATS_URL || !config.ROLES.includes('edge'))) {
+    throw new Error('EDGE_WORKERS above 1 needs the edge role and NATS_URL: each worker subscribes to the ticks on NATS')
+  }
+  return config
+}

@@ -1,20 +1,12 @@
-import { Redis } from 'ioredis'
 import type { Env } from '../kit/config.ts'
-import { inProcessPriceBus } from '../bus/in-process-price-bus.ts'
 import { createRootLogger, type Logger } from '../kit/logger.ts'
 import { createMetrics } from '../kit/metrics.ts'
-import { natsPriceBus } from '../bus/nats-price-bus.ts'
-import type { PriceBus } from '../bus/price-bus.ts'
-import { startEdge } from './edge/edge.ts'
-import { startEdgeFeatures } from './edge/edge-features.ts'
-import { engineReadiness } from './edge/ops-routes.ts'
+import { openBus, openRedis } from './engines.ts'
+import { roleReadiness, type ReadinessDetails } from './edge/ops-routes.ts'
+import { startEdgeWorkers } from './edge-workers.ts'
 import { startOpsServer } from './edge/ops-server.ts'
-import { startIngestorRole } from './ingestor/role.ts'
 import type { EmbeddedChainStarter } from './onboarding/deployment.ts'
-import { openOnboardingResources } from './onboarding/onboarding-resources.ts'
-import { relayerConfig } from './relayer/config.ts'
-import { startRelayer } from './relayer/relayer.ts'
-import { processConfig, type Role } from './process-config.ts'
+import { processConfig } from './process-config.ts'
 
 export interface RunningRoles {
   /** the edge's HTTP port, when this process runs the edge */
@@ -22,73 +14,101 @@ export interface RunningRoles {
   stop(): Promise<void>
 }
 
-/**
- * Starts the configured roles in this process on the real engines (NATS_URL, REDIS_URL) or on the
- * embedded stand-ins, and stops them in reverse order.
- */
 export interface RunRolesOptions {
   /** starts development chains when onboarding has no chain configured (`npm start` only) */
   startEmbeddedChains?: EmbeddedChainStarter
 }
 
+/**
+ * Starts the configured roles in this process on the real engines (NATS_URL, REDIS_URL) or on the
+ * embedded stand-ins, and stops them in reverse order. Each role's code is loaded only when the process
+ * runs it, so an ingestor never loads the chain or GraphQL libraries, and prices come first.
+ */
 export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptions = {}): Promise<RunningRoles> {
   const config = processConfig(env)
   const log = logger ?? createRootLogger({ level: config.LOG_LEVEL })
   const metrics = createMetrics()
-  const bus = await openBus(config.NATS_URL, config.BUS_NAMESPACE, config.ROLES, log)
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: false }) : undefined
-  redis?.on('error', (error) => log.warn({ err: error }, 'Redis connection error'))
+  const roles = config.ROLES
+  // the relayer alone has no use for the bus
+  const bus = roles.some((role) => role !== 'relayer') ? await openBus(config.NATS_URL, config.BUS_NAMESPACE, roles, log) : undefined
+  const redis = await openRedis(config.REDIS_URL, log).catch(async (error: unknown) => {
+    await bus?.close()
+    throw error
+  })
   log.info(
     {
       roles: config.ROLES,
-      bus: bus.kind === 'nats' ? 'NATS' : 'embedded (in-process; set NATS_URL for NATS)',
+      bus: !bus ? 'none' : bus.kind === 'nats' ? 'NATS' : 'embedded (in-process; set NATS_URL for NATS)',
       rateLimitsAndQueue: redis ? 'Redis' : 'embedded (in-memory; set REDIS_URL for Redis)',
     },
     'starting roles',
   )
 
   const stoppers: Array<() => Promise<void>> = []
-  const roles = config.ROLES as Role[]
-  // the intake (edge) and the relayer share the chains, their clients and the queue
+  const readiness = roleReadiness(roles, { bus, redis })
+  // The intake (edge) and the relayer share the chains, their clients and the queue. Prices need no chain,
+  // so the chains are reached (or, embedded, started) while the feed and the edge come up; the intake's
+  // requests wait for them.
   const onboarding =
     config.ONBOARDING_ENABLED && (roles.includes('edge') || roles.includes('relayer'))
-      ? await openOnboardingResources({
-          env,
-          redis,
-          namespace: config.BUS_NAMESPACE,
-          logger: log,
-          startEmbeddedChains: options.startEmbeddedChains,
-        })
+      ? import('./onboarding/onboarding-resources.ts').then(({ openOnboardingResources }) =>
+          openOnboardingResources({
+            env,
+            redis,
+            namespace: config.BUS_NAMESPACE,
+            logger: log,
+            startEmbeddedChains: options.startEmbeddedChains,
+          }),
+        )
       : undefined
-  if (onboarding) stoppers.push(onboarding.close)
+  // awaited below, after the edge is up; this keeps a failure before then from counting as unhandled
+  onboarding?.catch(() => undefined)
+  if (onboarding)
+    stoppers.push(() =>
+      onboarding.then(
+        (resources) => resources.close(),
+        () => undefined,
+      ),
+    )
   let port: number | undefined
+  const readinessDetails: ReadinessDetails = new Map()
   for (const role of roles) {
-    if (role === 'ingestor') stoppers.push(startIngestorRole({ env, bus, logger: log, metrics }).stop)
+    if (role === 'ingestor') {
+      const { startIngestorRole } = await import('./ingestor/role.ts')
+      stoppers.push(startIngestorRole({ env, bus: bus!, logger: log, metrics, readinessDetails }).stop)
+    }
     if (role === 'edge') {
-      const features = await startEdgeFeatures({ env, bus, redis, onboarding, logger: log, metrics })
-      const edge = await startEdge({ env, bus, redis, logger: log, metrics, features })
+      const [{ startEdge }, { startEdgeFeatures }] = await Promise.all([import('./edge/edge.ts'), import('./edge/edge-features.ts')])
+      const features = await startEdgeFeatures({ env, bus: bus!, redis, onboarding, logger: log, metrics })
+      const edge = await startEdge({ env, bus: bus!, redis, logger: log, metrics, features, readiness, readinessDetails })
       port = edge.port
       stoppers.push(edge.stop)
+      if (config.EDGE_WORKERS > 1) {
+        stoppers.push(startEdgeWorkers({ count: config.EDGE_WORKERS - 1, port, env, logger: log }).stop)
+      }
     }
-    if (role === 'relayer' && onboarding) {
-      const relayer = startRelayer({
-        config: relayerConfig(env, onboarding.setup.deployment),
-        chains: onboarding.setup.config.chains,
-        clients: onboarding.clients,
-        queue: onboarding.queue,
-        logger: log.child({ role: 'relayer' }),
-        metrics,
-      })
-      stoppers.push(relayer.stop)
-    }
+  }
+  const resources = await onboarding
+  if (roles.includes('relayer') && resources) {
+    const [{ relayerConfig }, { startRelayer }] = await Promise.all([import('./relayer/config.ts'), import('./relayer/relayer.ts')])
+    const relayer = startRelayer({
+      config: relayerConfig(env, resources.setup.deployment),
+      chains: resources.setup.config.chains,
+      clients: resources.clients,
+      queue: resources.queue,
+      logger: log,
+      metrics,
+    })
+    stoppers.push(relayer.stop)
   }
 
   if (port === undefined) {
     const ops = await startOpsServer({
-      host: '0.0.0.0',
+      host: config.HOST,
       port: config.OPS_PORT,
       metrics,
-      readiness: engineReadiness(bus, redis),
+      readiness,
+      readinessDetails,
       logger: log,
     })
     stoppers.push(ops.stop)
@@ -98,13 +118,8 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
     port,
     async stop() {
       for (const stop of stoppers.reverse()) await stop()
-      await bus.close()
+      await bus?.close()
       await redis?.quit()
     },
   }
-}
-
-async function openBus(natsUrl: string | undefined, namespace: string, roles: string[], log: Logger): Promise<PriceBus> {
-  if (!natsUrl) return inProcessPriceBus()
-  return natsPriceBus({ servers: natsUrl, namespace, name: `venue-gateway:${roles.join('+')}`, logger: log })
 }

@@ -1,9 +1,9 @@
 import { createRootLogger } from '../kit/logger.ts'
-import { processConfig } from './process-config.ts'
-import { runRoles, type RunRolesOptions } from './run-roles.ts'
+import { checkConfiguration } from './configuration.ts'
+import type { RunRolesOptions } from './run-roles.ts'
 
 /**
- * Runs this process's roles until SIGTERM or SIGINT: `node services/main.js` (production) or `npm start`
+ * Runs this process's roles until SIGTERM or SIGINT: `node dist/services/main.js` (production, compiled) or `npm start`
  * (the embedded default). Roles come from the arguments (`edge ingestor`) or ROLES.
  */
 export async function serve(options: RunRolesOptions = {}): Promise<void> {
@@ -11,7 +11,10 @@ export async function serve(options: RunRolesOptions = {}): Promise<void> {
   const env = cliRoles ? { ...process.env, ROLES: cliRoles } : process.env
   let logger = createRootLogger({ level: 'info' })
   try {
-    logger = createRootLogger({ level: processConfig(env).LOG_LEVEL })
+    // the whole configuration first, and only then the heavy imports: a wrong value fails in well under a second
+    const configuration = checkConfiguration(env, { embeddedChains: options.startEmbeddedChains !== undefined })
+    logger = createRootLogger({ level: configuration.process.LOG_LEVEL, secrets: configuration.secrets })
+    const { runRoles } = await import('./run-roles.ts')
     const running = await runRoles(env, logger, options)
     let stopping = false
     const shutdown = async (signal: string) => {
@@ -25,6 +28,8 @@ export async function serve(options: RunRolesOptions = {}): Promise<void> {
     }
     process.on('SIGTERM', () => void shutdown('SIGTERM'))
     process.on('SIGINT', () => void shutdown('SIGINT'))
+    // an edge worker (see edge-workers.ts) leaves with the process that started it
+    if (process.channel) process.once('disconnect', () => void shutdown('primary gone'))
   } catch (error) {
     logger.fatal({ err: error }, error instanceof Error ? error.message : 'start failed')
     logger.flush()

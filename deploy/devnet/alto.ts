@@ -20,7 +20,7 @@ export interface AltoBundler {
   stop(): Promise<void>
 }
 
-const READY_TIMEOUT_MS = 30_000
+const READY_TIMEOUT_MS = 60_000
 const loopbackPreload = new URL('./alto-loopback.mjs', import.meta.url).href
 
 /** Starts the alto ERC-4337 bundler against one node, on a free port of 127.0.0.1 (the port is chosen by alto). */

@@ -9,7 +9,7 @@ export interface AnvilNode {
   stop(): Promise<void>
 }
 
-const READY_TIMEOUT_MS = 15_000
+const READY_TIMEOUT_MS = 60_000
 
 /** Starts an automining anvil for `chainId` on a free port of 127.0.0.1 (the port is chosen by anvil). */
 export async function startAnvil(chainId: number, logger?: Logger): Promise<AnvilNode> {

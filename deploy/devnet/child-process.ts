@@ -36,7 +36,9 @@ let exitHookInstalled = false
 export function startChildProcess(options: StartChildProcessOptions): Promise<RunningChildProcess> {
   installExitHook()
   const { name, readyLine, readyTimeoutMs, logger } = options
-  const child = spawnWithParentDeathSignal(options.command, options.args)
+  // In a process group of its own, so a Ctrl-C in the terminal reaches only this process, which then stops
+  // the child in order (the parent-death signal still ends it if this process dies).
+  const child = spawnWithParentDeathSignal(options.command, options.args, { detached: true })
   runningChildren.add(child)
   let ready = false
   let stopping = false

@@ -19,7 +19,7 @@ const row = {
   isDayTradingClosed: false,
   secondsToToggleIsDayTradingClosed: -1,
   timestampSeconds: 1_795_000_000,
-  schedule: { id: 0, alwaysOpen: true },
+  schedule: { id: 0, alwaysOpen: true, timezone: 'UTC', openingHours: 'UTC;O,O,O,O,O,O,O' },
 }
 
 t.test('pair list: 83 pairs by pairIndex, 53 listed but not tradeable', async (t) => {
@@ -37,10 +37,7 @@ t.test('pair list: 83 pairs by pairIndex, 53 listed but not tradeable', async (t
 
 t.test('price row, snapshot and status accept the spec shapes', async (t) => {
   t.ok(PriceRow.safeParse(row).success)
-  t.ok(
-    PriceRow.safeParse({ ...row, schedule: { id: 3, alwaysOpen: false, timezone: 'America/New_York' } }).success,
-    'schedule may carry extra fields',
-  )
+  t.notOk(PriceRow.safeParse({ ...row, schedule: { id: 3, alwaysOpen: false } }).success, 'schedule carries its time zone and weekly hours')
   t.ok(PriceSnapshot.safeParse({ prices: [row], stale: false, generatedAt: 1_795_000_000_123 }).success)
   t.ok(StatusRecord.safeParse({ status: 'ok', prices: { pairs: 80, stale: false, lastTickAt: 1 }, time: 2 }).success)
 })

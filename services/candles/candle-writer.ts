@@ -65,13 +65,16 @@ export function startCandleWriter(options: CandleWriterOptions): CandleWriter {
   const writePending = async () => {
     const batch = pending
     pending = new Map()
+    const failed: string[] = []
+    let reason: unknown
     await Promise.all(
       [...batch].map(async ([pair, minutes]) => {
         try {
           await options.store.merge(pair, [...minutes.values()])
         } catch (error) {
           options.metrics.candleWriteFailures.inc()
-          warn(pair, { pair, err: error })
+          failed.push(pair)
+          reason = error
           // the failed candles are older than anything folded since, so they go in first
           const foldedSince = pending.get(pair)
           pending.set(pair, minutes)
@@ -79,6 +82,8 @@ export function startCandleWriter(options: CandleWriterOptions): CandleWriter {
         }
       }),
     )
+    // a store outage fails every pair at once: one warning per window for all of them
+    if (failed.length > 0) warn('store', { pairs: failed.length, firstPair: failed[0], err: reason })
   }
 
   /** One write at a time; a caller arriving during a write waits for it, then writes what is left. */

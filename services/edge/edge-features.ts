@@ -8,12 +8,12 @@ import { startCandleWriter } from '../candles/candle-writer.ts'
 import { createCandleStore } from '../candles/create-candle-store.ts'
 import { ohlcRoutes } from '../candles/routes.ts'
 import { depthRoutes } from '../depth/routes.ts'
+import { maskUrl } from '../../kit/redaction.ts'
 import type { Route } from '../http/http-server.ts'
 import { indexerConfig } from '../indexer/config.ts'
 import { createIndexerClient } from '../indexer/indexer-client.ts'
-import { startIndexerStandin } from '../indexer-standin/index.ts'
 import { marketHoursRoutes } from '../market-hours/routes.ts'
-import { openApiRoutes } from './openapi-route.ts'
+import { apiDocumentRoutes } from './api-document-routes.ts'
 import { onboardingRoutes } from '../onboarding/onboard-routes.ts'
 import type { OnboardingResources } from '../onboarding/onboarding-resources.ts'
 import { portfolioRoutes } from '../portfolio/routes.ts'
@@ -29,16 +29,18 @@ export async function startEdgeFeatures(deps: {
   env: Env
   bus: PriceBus
   redis: Redis | undefined
-  onboarding: OnboardingResources | undefined
+  /** the onboarding chains, clients and queue, still being set up while the edge starts */
+  onboarding: Promise<OnboardingResources> | undefined
   logger: Logger
   metrics: Metrics
 }): Promise<EdgeFeatures> {
   const log = deps.logger
   const indexerSettings = indexerConfig(deps.env)
-  const standin = indexerSettings.urls ? undefined : await startIndexerStandin()
+  // the stand-in (and its GraphQL server library) is loaded only when no indexed source is configured
+  const standin = indexerSettings.urls ? undefined : await (await import('../indexer-standin/index.ts')).startIndexerStandin()
   const urls = indexerSettings.urls ?? { 42161: standin!.url(42161), 421614: standin!.url(421614) }
   log.info(
-    { urls },
+    { urls: { 42161: maskUrl(urls[42161]), 421614: maskUrl(urls[421614]) } },
     standin ? 'indexed source: embedded stand-in (set INDEXER_URL_42161 and INDEXER_URL_421614)' : 'indexed source configured',
   )
   const indexer = createIndexerClient({ ...indexerSettings, urls }, { logger: log, metrics: deps.metrics })
@@ -66,15 +68,12 @@ export async function startEdgeFeatures(deps: {
       ...portfolioRoutes(indexer),
       ...depthRoutes({ indexer, prices }),
       ...marketHoursRoutes(),
-      ...openApiRoutes(),
+      ...apiDocumentRoutes(),
       ...ohlcRoutes(candleStore, { maxCandlesPerResponse: candles.CANDLES_MAX_PER_RESPONSE }),
       ...(onboarding
-        ? onboardingRoutes({
-            config: onboarding.setup.config,
-            chains: onboarding.clients,
-            support: onboarding.support,
-            queue: onboarding.queue,
-          })
+        ? onboardingRoutes(
+            onboarding.then(({ setup, clients, support, queue }) => ({ config: setup.config, chains: clients, support, queue })),
+          )
         : []),
     ],
     async stop() {

@@ -5,13 +5,14 @@ import type { Metrics } from '../../kit/metrics.ts'
 import type { PriceBus } from '../../bus/price-bus.ts'
 import { clientIpResolver } from '../http/client-ip.ts'
 import { createHttpServer } from '../http/http-server.ts'
+import { originAllowlist } from '../http/origin-allowlist.ts'
 import { createRateLimits } from '../http/rate-limits.ts'
 import { startMaterializer } from '../snapshot/materializer.ts'
 import { snapshotRoutes } from '../snapshot/routes.ts'
 import { startPriceStream } from '../stream/price-stream.ts'
 import { edgeConfig } from './config.ts'
 import type { EdgeFeatures } from './edge-features.ts'
-import { engineReadiness, opsRoutes } from './ops-routes.ts'
+import { opsRoutes, roleReadiness, type ReadinessChecks, type ReadinessDetails } from './ops-routes.ts'
 
 export interface EdgeDeps {
   env: Env
@@ -21,6 +22,10 @@ export interface EdgeDeps {
   metrics: Metrics
   /** portfolio, depth, market hours, candles and onboarding; prices and status alone without it */
   features?: EdgeFeatures
+  /** what /readyz checks: the process's roles (see roleReadiness); the edge's alone by default */
+  readiness?: ReadinessChecks
+  /** what the process's other roles report on /readyz */
+  readinessDetails?: ReadinessDetails
 }
 
 export interface Edge {
@@ -40,19 +45,22 @@ export async function startEdge(deps: EdgeDeps): Promise<Edge> {
   })
   const rateLimits = createRateLimits({ redis: deps.redis, enabled: config.RATE_LIMITS_ENABLED, logger: log })
   const resolveClientIp = clientIpResolver(config.TRUSTED_PROXIES)
+  // one allowlist for REST (CORS) and the stream
+  const allowedOrigins = originAllowlist(config.STREAM_ALLOWED_ORIGINS)
   const server = createHttpServer({
     logger: log,
     metrics: deps.metrics,
     rateLimits,
     resolveClientIp,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    allowedOrigins,
   })
   const stream = startPriceStream({ app: server.app, materializer, config, resolveClientIp, logger: log, metrics: deps.metrics })
   server.addRoutes([
     ...stream.routes,
     ...snapshotRoutes(materializer),
     ...(deps.features?.routes(materializer) ?? []),
-    ...opsRoutes(deps.metrics, engineReadiness(deps.bus, deps.redis)),
+    ...opsRoutes(deps.metrics, deps.readiness ?? roleReadiness(['edge'], deps), deps.readinessDetails),
   ])
   const port = await server.listen(config.HOST, config.PORT)
   log.info({ host: config.HOST, port, rateLimits: rateLimits.store }, 'edge listening')

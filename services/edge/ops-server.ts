@@ -2,7 +2,7 @@ import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
 import { createHttpServer } from '../http/http-server.ts'
 import { createRateLimits } from '../http/rate-limits.ts'
-import { opsRoutes, type ReadinessChecks } from './ops-routes.ts'
+import { opsRoutes, type ReadinessChecks, type ReadinessDetails } from './ops-routes.ts'
 
 /** /metrics, /healthz and /readyz alone, for a process that runs no edge (ingestor, relayer). */
 export async function startOpsServer(options: {
@@ -10,6 +10,7 @@ export async function startOpsServer(options: {
   port: number
   metrics: Metrics
   readiness: ReadinessChecks
+  readinessDetails?: ReadinessDetails
   logger: Logger
 }): Promise<{ port: number; stop(): Promise<void> }> {
   const server = createHttpServer({
@@ -19,8 +20,8 @@ export async function startOpsServer(options: {
     resolveClientIp: (peer) => peer,
     bodyLimitBytes: 0,
   })
-  server.addRoutes(opsRoutes(options.metrics, options.readiness))
+  server.addRoutes(opsRoutes(options.metrics, options.readiness, options.readinessDetails))
   const port = await server.listen(options.host, options.port)
-  options.logger.info({ port }, 'ops endpoints listening')
+  options.logger.info({ host: options.host, port }, 'ops endpoints listening')
   return { port, stop: async () => server.close() }
 }

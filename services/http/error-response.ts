@@ -1,6 +1,5 @@
-import { STATUS_CODES } from 'node:http'
 import { ServiceError, type ErrorCode } from '../../kit/errors.ts'
-import type { FrameworkError } from '../../schemas/errors.ts'
+import { errorBody, type ErrorShape } from './error-bodies.ts'
 
 const STATUS_OF: Record<ErrorCode, number> = {
   validation_failed: 400,
@@ -19,14 +18,10 @@ const STATUS_OF: Record<ErrorCode, number> = {
   config_invalid: 500,
 }
 
-/** The HTTP status and framework-shape body (spec 7) for an error; anything unexpected is a 500. */
-export function errorResponse(error: unknown): { status: number; body: FrameworkError } {
-  if (!(error instanceof ServiceError)) {
-    return { status: 500, body: { error: STATUS_CODES[500]!, message: 'unexpected error' } }
-  }
+/** The HTTP status and body (spec 7) for an error, in the route's shape; anything unexpected is a 500. */
+export function errorResponse(error: unknown, shape: ErrorShape = 'framework'): { status: number; body: object } {
+  if (!(error instanceof ServiceError)) return { status: 500, body: errorBody(shape, 500, 'unexpected error') }
   const status = STATUS_OF[error.code]
-  const body: FrameworkError = { error: STATUS_CODES[status]!, message: error.message }
-  if (error.issues) body.issues = error.issues
-  if (error.details !== undefined) body.details = error.details
-  return { status, body }
+  const extras = { ...(error.issues && { issues: error.issues }), ...(error.details !== undefined && { details: error.details }) }
+  return { status, body: errorBody(shape, status, error.message, extras) }
 }

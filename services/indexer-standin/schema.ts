@@ -1,12 +1,13 @@
-// The executable schema: generic resolvers over in-memory tables, one set for every entity spec.
-// Which chain's tables a request reads comes from its context.
+// The executable schema: generic resolvers over in-memory tables, one set for every entity spec, with
+// graph-node's `block` argument checked against the indexed head. Which chain's tables a request reads
+// comes from its context.
 
-import type { GraphQLSchema } from 'graphql'
+import { GraphQLError, type GraphQLSchema } from 'graphql'
 import { createSchema } from 'graphql-yoga'
 import type { ChainHead } from './chain-head.ts'
 import { queryCollection, type CollectionArgs } from './collection-query.ts'
 import { ENTITIES, relationTarget, type EntityName, type EntitySpec } from './entities.ts'
-import { filterKeysOf, type Row } from './filters.ts'
+import type { Lookup, Row } from './filters.ts'
 import type { SeedData } from './rows.ts'
 import { BigIntScalar, BytesScalar } from './scalars.ts'
 import { subgraphSdl } from './sdl.ts'
@@ -25,20 +26,25 @@ export interface SubgraphContext {
   head(): ChainHead
 }
 
+interface BlockHeight {
+  hash?: string | null
+  number?: number | null
+  number_gte?: number | null
+}
+
+type GraphNodeArgs = { block?: BlockHeight | null; subgraphError?: 'allow' | 'deny' }
+
 // Parameters typed `never` let resolvers with different parent and argument types share one map.
 type Resolver = (parent: never, args: never, context: SubgraphContext) => unknown
 
 export function tablesOf(data: SeedData): Tables {
-  return {
-    Group: tableOf(data.groups),
-    Pair: tableOf(data.pairs),
-    Trade: tableOf(data.trades),
-    Limit: tableOf(data.limits),
-    Order: tableOf(data.orders),
-  }
+  const tables = {} as Record<EntityName, Table>
+  for (const spec of ENTITIES) tables[spec.name] = tableOf(data.rows[spec.name])
+  return tables
 }
 
-export function buildSubgraphSchema(): GraphQLSchema {
+/** The schema, less `withoutFields` (`Type.field`), as a deployment of another version would lack them. */
+export function buildSubgraphSchema(withoutFields: readonly string[] = []): GraphQLSchema {
   const query: Record<string, Resolver> = {
     _meta: (_root: unknown, _args: unknown, context: SubgraphContext) => ({
       block: context.head(),
@@ -48,17 +54,43 @@ export function buildSubgraphSchema(): GraphQLSchema {
   }
   const relations: Record<string, Record<string, Resolver>> = {}
   for (const spec of ENTITIES) {
-    const filterKeys = new Map(filterKeysOf(spec).map((filterKey) => [filterKey.key, filterKey]))
-    query[spec.collection] = (_root: unknown, args: CollectionArgs, context: SubgraphContext) =>
-      queryCollection(context.tables[spec.name].rows, args, filterKeys)
-    query[spec.single] = (_root: unknown, args: { id: string }, context: SubgraphContext) =>
-      context.tables[spec.name].byId.get(args.id) ?? null
+    query[spec.collection] = (_root: unknown, args: CollectionArgs & GraphNodeArgs, context: SubgraphContext) => {
+      checkBlock(args.block, context)
+      return queryCollection(context.tables[spec.name].rows, spec, args, lookupIn(context))
+    }
+    query[spec.single] = (_root: unknown, args: { id: string } & GraphNodeArgs, context: SubgraphContext) => {
+      checkBlock(args.block, context)
+      return context.tables[spec.name].byId.get(args.id) ?? null
+    }
     relations[spec.name] = relationResolvers(spec)
   }
   return createSchema<SubgraphContext>({
-    typeDefs: subgraphSdl(),
+    typeDefs: subgraphSdl(new Set(withoutFields)),
     resolvers: { BigInt: BigIntScalar, Bytes: BytesScalar, Query: query, ...relations },
   })
+}
+
+/**
+ * Time travel: the stand-in keeps no history, so a block at or below the head answers with the current
+ * rows; a block past the head is refused as graph-node refuses it.
+ */
+function checkBlock(block: BlockHeight | null | undefined, context: SubgraphContext): void {
+  if (!block) return
+  const head = context.head()
+  const wanted = block.number ?? block.number_gte
+  if (typeof wanted === 'number' && wanted > head.number) {
+    throw new GraphQLError(
+      `Failed to decode \`block.number\` value: \`subgraph ${context.deployment} has only indexed up to block number ` +
+        `${head.number} and data for block number ${wanted} is therefore not yet available\``,
+    )
+  }
+  if (typeof block.hash === 'string' && block.hash !== head.hash) {
+    throw new GraphQLError(`Failed to decode \`block.hash\` value: \`no block with that hash found\``)
+  }
+}
+
+function lookupIn(context: SubgraphContext): Lookup {
+  return { row: (entity, id) => context.tables[entity].byId.get(id) }
 }
 
 /** A relation field holds the target's id; resolve it to the target row. */

@@ -1,46 +1,60 @@
 // The GraphQL schema text, generated from the entity specs the way graph-node generates a subgraph's
-// schema: per entity an object type, a `<Entity>_filter` input, an `<Entity>_orderBy` enum, and a
-// plural and a single query field. (No time-travel `block` argument and no `subgraphError` argument.)
+// schema: per entity an object type, a `<Entity>_filter` input, an `<Entity>_orderBy` enum (with
+// `relation__field` values), and a plural and a single query field, each taking graph-node's `block`
+// and `subgraphError` arguments; plus `_meta`.
 
-import { ENTITIES, type EntitySpec } from './entities.ts'
+import { ENTITIES, ENTITY_BY_NAME, ENUMS, relationTarget, type EntitySpec } from './entities.ts'
 import { DEFAULT_FIRST } from './collection-query.ts'
-import { filterKeysOf } from './filters.ts'
+import { filterKeysOf, nestedKeysOf } from './filters.ts'
 
-export function subgraphSdl(): string {
+export function subgraphSdl(withoutFields: ReadonlySet<string> = new Set()): string {
   return [
     'scalar BigInt',
     'scalar Bytes',
-    'enum OrderDirection {\n  asc\n  desc\n}',
-    ...ENTITIES.flatMap((spec) => [objectType(spec), filterInput(spec), orderByEnum(spec)]),
-    'type _Block_ {\n  hash: Bytes\n  number: Int!\n  timestamp: Int\n}',
-    'type _Meta_ {\n  block: _Block_!\n  deployment: String!\n  hasIndexingErrors: Boolean!\n}',
+    block('enum OrderDirection', ['asc', 'desc']),
+    block('enum _SubgraphErrorPolicy_', ['allow', 'deny']),
+    block('input Block_height', ['hash: Bytes', 'number: Int', 'number_gte: Int']),
+    ...Object.entries(ENUMS).map(([name, values]) => block(`enum ${name}`, values)),
+    ...ENTITIES.flatMap((spec) => [objectType(spec, withoutFields), filterInput(spec), orderByEnum(spec)]),
+    block('type _Block_', ['hash: Bytes', 'number: Int!', 'timestamp: Int', 'parentHash: Bytes']),
+    block('type _Meta_', ['block: _Block_!', 'deployment: String!', 'hasIndexingErrors: Boolean!']),
     queryType(),
   ].join('\n\n')
 }
 
-function objectType(spec: EntitySpec): string {
+function objectType(spec: EntitySpec, withoutFields: ReadonlySet<string>): string {
+  const fields = Object.entries(spec.fields).filter(([field]) => !withoutFields.has(`${spec.name}.${field}`))
   return block(
     `type ${spec.name}`,
-    Object.entries(spec.fields).map(([field, fieldType]) => `${field}: ${fieldType}`),
+    fields.map(([field, fieldType]) => `${field}: ${fieldType}`),
   )
 }
 
 function filterInput(spec: EntitySpec): string {
   const keys = filterKeysOf(spec).map((key) => `${key.key}: ${key.inputType}`)
-  return block(`input ${spec.name}_filter`, [...keys, `and: [${spec.name}_filter]`, `or: [${spec.name}_filter]`])
+  const nested = nestedKeysOf(spec).map((key) => `${key.key}: ${key.target}_filter`)
+  return block(`input ${spec.name}_filter`, [...keys, ...nested, `and: [${spec.name}_filter]`, `or: [${spec.name}_filter]`])
 }
 
 function orderByEnum(spec: EntitySpec): string {
-  return block(`enum ${spec.name}_orderBy`, Object.keys(spec.fields))
+  const values = Object.entries(spec.fields).flatMap(([field, fieldType]) => {
+    const target = relationTarget(fieldType)
+    if (!target) return [field]
+    const childFields = Object.entries(ENTITY_BY_NAME.get(target)!.fields).filter(([, childType]) => !relationTarget(childType))
+    return [field, ...childFields.map(([childField]) => `${field}__${childField}`)]
+  })
+  return block(`enum ${spec.name}_orderBy`, values)
 }
+
+const GRAPH_NODE_ARGUMENTS = 'block: Block_height, subgraphError: _SubgraphErrorPolicy_! = deny'
 
 function queryType(): string {
   const fields = ENTITIES.flatMap((spec) => [
     `${spec.collection}(skip: Int = 0, first: Int = ${DEFAULT_FIRST}, orderBy: ${spec.name}_orderBy, ` +
-      `orderDirection: OrderDirection, where: ${spec.name}_filter): [${spec.name}!]!`,
-    `${spec.single}(id: ID!): ${spec.name}`,
+      `orderDirection: OrderDirection, where: ${spec.name}_filter, ${GRAPH_NODE_ARGUMENTS}): [${spec.name}!]!`,
+    `${spec.single}(id: ID!, ${GRAPH_NODE_ARGUMENTS}): ${spec.name}`,
   ])
-  return block('type Query', [...fields, '_meta: _Meta_'])
+  return block('type Query', [...fields, '_meta(block: Block_height): _Meta_'])
 }
 
 function block(header: string, lines: readonly string[]): string {

@@ -2,11 +2,12 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createYoga } from 'graphql-yoga'
-import type { GraphQLSchema } from 'graphql'
+import { createYoga, type Plugin } from 'graphql-yoga'
+import type { GraphQLError, GraphQLSchema } from 'graphql'
 import { chainHeadAt } from './chain-head.ts'
 import { INDEXING_ERROR_BODY, LAG_SECONDS, type Fault } from './faults.ts'
 import { CHAIN_IDS, type ChainId } from './rows.ts'
+import { GRAPH_NODE_RULES, inGraphNodeWords } from './graph-node-validation.ts'
 import { buildSubgraphSchema, tablesOf, type SubgraphContext } from './schema.ts'
 import { DEFAULT_SEED, seedData } from './seed/seed-data.ts'
 
@@ -17,6 +18,8 @@ export interface IndexerStandinOptions {
   port?: number
   /** seed of the generated data; default DEFAULT_SEED */
   seed?: number
+  /** fields this deployment lacks, e.g. `['Pair.priceImpactK']`: an older or newer subgraph version */
+  withoutFields?: readonly string[]
 }
 
 export interface IndexerStandin {
@@ -41,9 +44,9 @@ export function subgraphPath(chainId: ChainId): string {
 }
 
 export async function startIndexerStandin(options: IndexerStandinOptions = {}): Promise<IndexerStandin> {
-  const { host = '127.0.0.1', port = 0, seed = DEFAULT_SEED } = options
+  const { host = '127.0.0.1', port = 0, seed = DEFAULT_SEED, withoutFields = [] } = options
   let fault: Fault = 'none'
-  const schema = buildSubgraphSchema()
+  const schema = buildSubgraphSchema(withoutFields)
   const endpoints = new Map<string, ChainEndpoint>(
     CHAIN_IDS.map((chainId) => [subgraphPath(chainId), chainEndpoint(chainId, seed, schema, () => fault)]),
   )
@@ -88,6 +91,7 @@ function chainEndpoint(chainId: ChainId, seed: number, schema: GraphQLSchema, cu
     schema,
     context: () => context,
     graphqlEndpoint: subgraphPath(chainId),
+    plugins: [graphNodeValidation],
     logging: false,
     maskedErrors: false,
     graphiql: false,
@@ -111,6 +115,14 @@ function chainEndpoint(chainId: ChainId, seed: number, schema: GraphQLSchema, cu
       body: Buffer.from(await response.arrayBuffer()),
     }
   }
+}
+
+/** graph-node's validation rules and wording (graph-node-validation.ts). */
+const graphNodeValidation: Plugin = {
+  onValidate({ validateFn, setValidationFn }) {
+    setValidationFn((schema, document) => validateFn(schema, document, GRAPH_NODE_RULES))
+    return ({ result, setResult }) => setResult((result as GraphQLError[]).map(inGraphNodeWords))
+  },
 }
 
 function send(response: ServerResponse, answer: Answer): void {

@@ -1,12 +1,22 @@
+import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { envBool, envInt, envNumber, parseEnv, type Env } from '../../kit/config.ts'
+import { ServiceError } from '../../kit/errors.ts'
+import { Secret } from '../../kit/secret.ts'
 
 const IngestorEnv = z
   .object({
     FEED_SOURCE: z.enum(['simulator', 'hermes', 'replay']).default('simulator'),
     SIM_TICKS_PER_SECOND: envNumber(200),
     SIM_SEED: envInt(1),
+    /** query parameters (e.g. a provider's ACCESS_TOKEN) and a path prefix are kept */
     HERMES_URL: z.url().default('https://hermes.pyth.network'),
+    /** the Hermes API key, sent as a Bearer token; never logged */
+    HERMES_API_KEY: z.string().min(1).optional(),
+    /** a file holding the key instead (e.g. a mounted secret) */
+    HERMES_API_KEY_FILE: z.string().min(1).optional(),
+    /** false: Hermes refuses the stream (404) while it names unknown ids, and the source drops them itself */
+    HERMES_IGNORE_INVALID_PRICE_IDS: envBool(true),
     REPLAY_FILE: z.string().optional(),
     REPLAY_SPEED: envNumber(1),
     REPLAY_LOOP: envBool(false),
@@ -15,9 +25,36 @@ const IngestorEnv = z
     message: 'REPLAY_FILE is required when FEED_SOURCE=replay',
     path: ['REPLAY_FILE'],
   })
+  .refine((config) => !(config.HERMES_API_KEY && config.HERMES_API_KEY_FILE), {
+    message: 'set HERMES_API_KEY or HERMES_API_KEY_FILE, not both',
+    path: ['HERMES_API_KEY'],
+  })
 
-export type IngestorConfig = z.infer<typeof IngestorEnv>
+type ParsedEnv = z.infer<typeof IngestorEnv>
+
+export type IngestorConfig = Omit<ParsedEnv, 'HERMES_API_KEY' | 'HERMES_API_KEY_FILE'> & {
+  /** from HERMES_API_KEY or HERMES_API_KEY_FILE */
+  hermesApiKey: Secret<string> | undefined
+}
 
 export function ingestorConfig(env: Env): IngestorConfig {
-  return parseEnv(IngestorEnv, env, 'ingestor')
+  const { HERMES_API_KEY: inline, HERMES_API_KEY_FILE: file, ...config } = parseEnv(IngestorEnv, env, 'ingestor')
+  const key = inline ?? (file === undefined ? undefined : keyFromFile(file))
+  return { ...config, hermesApiKey: key === undefined ? undefined : new Secret(key) }
+}
+
+function keyFromFile(file: string): string {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8').trim()
+  } catch (error) {
+    throw invalid(`HERMES_API_KEY_FILE ${file} cannot be read`, error)
+  }
+  // the message names the file only: the content must not reach a log
+  if (text === '' || /\s/.test(text)) throw invalid(`HERMES_API_KEY_FILE ${file} does not hold one key`)
+  return text
+}
+
+function invalid(message: string, cause?: unknown): ServiceError {
+  return new ServiceError('config_invalid', `invalid configuration for ingestor: ${message}`, { cause })
 }

@@ -44,7 +44,9 @@ export function startIngestor(deps: IngestorDeps): Ingestor {
 
   const publish = (pairId: number, row: PriceRow, nowMs: number) => {
     deps.bus.publishTick(row.pair, encodeRow(row))
-    nextFlagChange.set(pairId, nextChangeOrNever(deps.clock, pairId, nowMs))
+    // the flags hold until the known change: ask the calendar again only once it has passed
+    const changeAt = nextFlagChange.get(pairId)
+    if (changeAt === undefined || nowMs >= changeAt) nextFlagChange.set(pairId, nextChangeOrNever(deps.clock, pairId, nowMs))
   }
 
   const sink: FeedSink = {

@@ -13,7 +13,7 @@ export function normaliseQuote(quote: UpstreamQuote, clock: MarketClock, nowMs: 
   const pair = pairBySymbol(quote.pair)
   if (!pair) return { ok: false, reason: 'unknown_pair' }
   const { bid, mid, ask } = quote
-  if (![bid, mid, ask].every((price) => Number.isFinite(price) && price > 0)) return { ok: false, reason: 'non_positive_price' }
+  if (!isPositive(bid) || !isPositive(mid) || !isPositive(ask)) return { ok: false, reason: 'non_positive_price' }
   if (!(bid <= mid && mid <= ask)) return { ok: false, reason: 'crossed_prices' }
   if (!Number.isFinite(quote.publishTimeSeconds) || quote.publishTimeSeconds <= 0) return { ok: false, reason: 'invalid_timestamp' }
   if (quote.publishTimeSeconds > nowMs / 1000 + MAX_FUTURE_SKEW_SECONDS) return { ok: false, reason: 'future_timestamp' }
@@ -41,3 +41,5 @@ export function normaliseQuote(quote: UpstreamQuote, clock: MarketClock, nowMs: 
     },
   }
 }
+
+const isPositive = (price: number) => Number.isFinite(price) && price > 0

@@ -16,6 +16,8 @@ export interface IngestorRoleDeps {
   bus: PriceBus
   logger: Logger
   metrics: Metrics
+  /** where the feed source reports on /readyz, by name */
+  readinessDetails?: Map<string, () => unknown>
 }
 
 /** The ingestor role: the configured feed source, normalised onto the bus. */
@@ -23,7 +25,7 @@ export function startIngestorRole(deps: IngestorRoleDeps): Ingestor {
   const config = ingestorConfig(deps.env)
   const logger = deps.logger.child({ role: 'ingestor' })
   const clock = calendarMarketClock()
-  const source = feedSource(config, clock, logger)
+  const source = feedSource(config, clock, logger, deps)
   logger.info(
     { source: source.name },
     source.name === 'simulator' ? 'feed: embedded simulator (set FEED_SOURCE for a real feed)' : 'feed source selected',
@@ -31,7 +33,7 @@ export function startIngestorRole(deps: IngestorRoleDeps): Ingestor {
   return startIngestor({ source, bus: deps.bus, clock, logger, metrics: deps.metrics })
 }
 
-function feedSource(config: IngestorConfig, clock: MarketClock, logger: Logger): FeedSource {
+function feedSource(config: IngestorConfig, clock: MarketClock, logger: Logger, deps: IngestorRoleDeps): FeedSource {
   switch (config.FEED_SOURCE) {
     case 'simulator':
       return simulatorSource({
@@ -39,8 +41,18 @@ function feedSource(config: IngestorConfig, clock: MarketClock, logger: Logger):
         seed: config.SIM_SEED,
         isTrading: (pairId, nowMs) => flagsOrUndefined(clock, pairId, nowMs)?.isMarketOpen === true,
       })
-    case 'hermes':
-      return hermesSource({ baseUrl: config.HERMES_URL, logger, reconnect: { initialDelayMs: 500, maxDelayMs: 30_000 } })
+    case 'hermes': {
+      const source = hermesSource({
+        baseUrl: config.HERMES_URL,
+        apiKey: config.hermesApiKey,
+        ignoreInvalidPriceIds: config.HERMES_IGNORE_INVALID_PRICE_IDS,
+        logger,
+        metrics: deps.metrics,
+        reconnect: { initialDelayMs: 500, maxDelayMs: 30_000 },
+      })
+      deps.readinessDetails?.set('hermes', () => source.readiness())
+      return source
+    }
     case 'replay':
       return replaySource({ file: config.REPLAY_FILE!, speed: config.REPLAY_SPEED, loop: config.REPLAY_LOOP })
   }

@@ -2,19 +2,13 @@
 // implementation must be cheap per call (cache the next boundary).
 
 import { PAIRS } from '../../schemas/pairs.ts'
+import type { ScheduleRef } from '../../schemas/price.ts'
 
 export interface MarketFlags {
   isMarketOpen: boolean
   isDayTradingClosed: boolean
   /** seconds until isDayTradingClosed flips; -1 where it never flips */
   secondsToToggleIsDayTradingClosed: number
-}
-
-/** The `schedule` object of a price row: `id` and `alwaysOpen`, plus optional extra fields. */
-export interface ScheduleRef {
-  id: number
-  alwaysOpen: boolean
-  [extra: string]: unknown
 }
 
 export interface MarketClock {
@@ -32,7 +26,12 @@ export interface MarketClock {
  */
 export function alwaysOpenMarketClock(): MarketClock {
   const scheduleIds = { crypto: 0, fx: 1, metal: 2, energy: 3, index: 4, stock: 5 } as const
-  const schedules = PAIRS.map((pair) => ({ id: scheduleIds[pair.assetClass], alwaysOpen: pair.assetClass === 'crypto' }))
+  const schedules: ScheduleRef[] = PAIRS.map((pair) => ({
+    id: scheduleIds[pair.assetClass],
+    alwaysOpen: pair.assetClass === 'crypto',
+    timezone: 'UTC',
+    openingHours: 'UTC;O,O,O,O,O,O,O',
+  }))
   const flags: MarketFlags = { isMarketOpen: true, isDayTradingClosed: false, secondsToToggleIsDayTradingClosed: -1 }
   return {
     scheduleFor: (pairId) => schedules[pairId],

@@ -1,4 +1,5 @@
-import { getAddress, type Address } from 'viem'
+import { checksum } from 'ox/Address'
+import type { Address } from 'viem'
 import { z } from 'zod'
 import { parseEnv, type Env } from '../../kit/config.ts'
 import { SUPPORTED_CHAIN_IDS, type ChainId } from '../../schemas/common.ts'
@@ -59,7 +60,7 @@ const TypeName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an EIP-71
 export const EnvAddress = z
   .string()
   .regex(/^0x[a-fA-F0-9]{40}$/, 'must be 0x followed by 40 hex characters')
-  .transform((address) => getAddress(address))
+  .transform((address) => checksum(address) as Address) // ox: the checksum without loading viem at start
 
 /** CHAIN_<id>_* variables of one chain, e.g. CHAIN_42161_RPC_URL. */
 function chainEnvSchema(chainId: ChainId) {

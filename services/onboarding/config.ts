@@ -15,6 +15,9 @@ const OnboardingEnv = z.object({
   DEPLOYMENT_FILE: z.string().min(1).optional(),
 })
 
+/** The intake's own variables (the chains are CHAIN_<id>_* or DEPLOYMENT_FILE), checked at start. */
+export const onboardingEnv = (env: Env) => parseEnv(OnboardingEnv, env, 'onboarding')
+
 export interface OnboardingConfig {
   chains: ChainConfig[]
   /** lower-case partner addresses */

@@ -24,10 +24,13 @@ export interface OnboardingRouteDeps {
  * hash of its signed content and answer with its outcome, or 202 once the deadline has passed.
  * GET /v1/onboard/{id}: the same answer for a queued onboarding, without waiting.
  */
-export function onboardingRoutes({ config, chains, support, queue }: OnboardingRouteDeps): Route[] {
-  const chainConfigs = new Map(config.chains.map((chain) => [chain.chainId, chain]))
+export function onboardingRoutes(ready: Promise<OnboardingRouteDeps>): Route[] {
+  const chainConfigsReady = ready.then(({ config }) => new Map(config.chains.map((chain) => [chain.chainId, chain])))
 
   const postOnboard = async ({ body, log }: RequestContext) => {
+    // requests that arrive while the chains are still being reached wait for them
+    const { config, chains, support, queue } = await ready
+    const chainConfigs = await chainConfigsReady
     const request = parseOnboardRequest(body, chainConfigs, support)
     if (!config.allowlist.has(request.partner.toLowerCase())) {
       throw new ServiceError('forbidden', 'partner is not an allowlisted partner', { details: { partner: request.partner } })
@@ -49,6 +52,7 @@ export function onboardingRoutes({ config, chains, support, queue }: OnboardingR
   const getOnboard = async ({ params }: RequestContext) => {
     const id = OnboardingId.safeParse(params.id)
     if (!id.success) throw new ServiceError('validation_failed', 'invalid onboarding id', { issues: id.error.issues })
+    const { queue } = await ready
     const record = await queue.get(id.data)
     if (!record) throw new ServiceError('not_found', 'no such onboarding (outcomes are kept for a day)', { details: { id: id.data } })
     return replyForOnboarding(record)

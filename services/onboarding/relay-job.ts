@@ -69,9 +69,6 @@ export interface OnboardingQueueOptions extends Partial<typeof ONBOARDING_QUEUE_
   /** BullMQ on this Redis connection; the in-process queue when absent */
   redis?: Redis
   namespace?: string
-  /** BullMQ only: how soon a job whose worker died is resumed (see bus/bullmq-job-queue.ts) */
-  lockDurationMs?: number
-  stalledIntervalMs?: number
   logger: Logger
 }
 

@@ -4,7 +4,8 @@ import { OrdersQuery } from '../../schemas/orders.ts'
 import { PairsQuery } from '../../schemas/pair-list.ts'
 import { TradesQuery } from '../../schemas/trades.ts'
 import type { Route } from '../http/http-server.ts'
-import { jsonReply, type Reply } from '../http/reply.ts'
+import { EncodedBody } from '../http/encoded-body.ts'
+import { encodedJsonReply, jsonReply, type Reply } from '../http/reply.ts'
 import type { IndexerClient } from '../indexer/indexer-client.ts'
 import { parseQuery } from './query-params.ts'
 
@@ -13,6 +14,8 @@ import { parseQuery } from './query-params.ts'
  * the one shared 'portfolio' budget (spec 4.5, 8).
  */
 export function portfolioRoutes(indexer: IndexerClient): Route[] {
+  // the indexer client hands out one list per chain while it is cached: one reply (and compression) per list
+  const pairReplies = new WeakMap<object, { chainId: number; reply: Reply }>()
   return [
     {
       method: 'GET',
@@ -21,7 +24,12 @@ export function portfolioRoutes(indexer: IndexerClient): Route[] {
       async handle({ query }) {
         const { chainId } = parseQuery(PairsQuery, query)
         const pairs = await indexer.pairs(chainId)
-        return jsonReply(200, { chainId, count: pairs.length, pairs })
+        let cached = pairReplies.get(pairs)
+        if (cached?.chainId !== chainId) {
+          cached = { chainId, reply: encodedJsonReply(EncodedBody.of(JSON.stringify({ chainId, count: pairs.length, pairs }))) }
+          pairReplies.set(pairs, cached)
+        }
+        return cached.reply
       },
     },
     walletListRoute('/v1/limits', LimitsQuery, 'limits', indexer.restingOrders),

@@ -22,6 +22,14 @@ const RelayerEnv = z.object({
   RELAYER_RECEIPT_TIMEOUT_MS: envInt(60_000).pipe(z.number().int().positive()),
   /** how often the bundler is asked for a receipt */
   RELAYER_POLLING_INTERVAL_MS: envInt(250).pipe(z.number().int().positive()),
+  /**
+   * How long a relayer holds a job without renewing its lock (renewed every half of it). With the stalled
+   * check below, the job of a relayer that died is taken up by another within about their sum: 8 s + 3 s.
+   * Shorter risks a live relayer whose event loop stalled for half of it losing its job to another.
+   */
+  RELAYER_LOCK_DURATION_MS: envInt(8000).pipe(z.number().int().min(1000)),
+  /** how often each relayer looks for jobs whose relayer died */
+  RELAYER_STALLED_INTERVAL_MS: envInt(3000).pipe(z.number().int().min(500)),
 })
 
 export interface RelayerConfig {
@@ -29,6 +37,8 @@ export interface RelayerConfig {
   concurrency: number
   receiptTimeoutMs: number
   pollingIntervalMs: number
+  lockDurationMs: number
+  stalledIntervalMs: number
 }
 
 /**
@@ -42,6 +52,8 @@ export function relayerConfig(env: Env, deployment?: DevnetDeployment): RelayerC
     concurrency: parsed.RELAYER_CONCURRENCY,
     receiptTimeoutMs: parsed.RELAYER_RECEIPT_TIMEOUT_MS,
     pollingIntervalMs: parsed.RELAYER_POLLING_INTERVAL_MS,
+    lockDurationMs: parsed.RELAYER_LOCK_DURATION_MS,
+    stalledIntervalMs: parsed.RELAYER_STALLED_INTERVAL_MS,
   }
 }
 

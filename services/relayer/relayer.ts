@@ -68,7 +68,11 @@ export function startRelayer({ config, chains, clients, queue, logger, metrics }
     }
   }
 
-  const worker = queue.work(handle, { concurrency: config.concurrency })
+  const worker = queue.work(handle, {
+    concurrency: config.concurrency,
+    lockDurationMs: config.lockDurationMs,
+    stalledIntervalMs: config.stalledIntervalMs,
+  })
   const sampler = setInterval(() => void sampleQueueDepth(queue, metrics, log), QUEUE_DEPTH_SAMPLE_MS)
   sampler.unref()
   log.info({ chains: chains.map((chain) => chain.chainId), concurrency: config.concurrency, queue: queue.kind }, 'relayer started')

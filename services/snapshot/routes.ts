@@ -1,22 +1,28 @@
-import { STATUS_CODES } from 'node:http'
 import { ServiceError } from '../../kit/errors.ts'
 import { pairBySymbol } from '../../schemas/pairs.ts'
-import { NoQuery } from '../../schemas/price.ts'
+import { frameworkErrorBody } from '../http/error-bodies.ts'
 import type { Route } from '../http/http-server.ts'
-import { jsonBytesReply, jsonReply } from '../http/reply.ts'
+import { refuseQuery } from '../http/refuse-query.ts'
+import { EncodedBody } from '../http/encoded-body.ts'
+import { encodedJsonReply, jsonBytesReply, jsonReply, type Reply } from '../http/reply.ts'
 import type { Materializer } from './materializer.ts'
 
 /** GET /v1/prices, GET /v1/prices/{pair} and GET /v1/status (spec 4.2, 4.4, 4.6). */
 export function snapshotRoutes(view: Materializer): Route[] {
+  // one reply per snapshot body, so each compressed form is made once per change
+  let snapshot: { body: Buffer; reply: Reply } | undefined
   return [
     {
       method: 'GET',
       path: '/v1/prices',
       budget: 'prices',
+      headers: [],
       handle({ query }) {
         refuseQuery(query)
         const body = view.snapshotBody()
-        return body ? jsonBytesReply(200, body) : noTicksYet()
+        if (!body) return noTicksYet()
+        if (snapshot?.body !== body) snapshot = { body, reply: encodedJsonReply(new EncodedBody(body, 'fast')) }
+        return snapshot.reply
       },
     },
     {
@@ -51,20 +57,9 @@ export function snapshotRoutes(view: Materializer): Route[] {
   ]
 }
 
-function refuseQuery(query: URLSearchParams) {
-  const parsed = NoQuery.safeParse(Object.fromEntries(query))
-  if (!parsed.success) throw new ServiceError('validation_failed', 'this endpoint takes no parameters', { issues: parsed.error.issues })
-}
-
 /** Spec 7: 503 in the framework shape plus `stale: true`; the client retries. */
 function noTicksYet() {
-  return jsonReply(
-    503,
-    {
-      error: STATUS_CODES[503],
-      message: 'the feed has delivered no ticks yet; retry shortly',
-      stale: true,
-    },
-    { 'retry-after': '1' },
-  )
+  return jsonReply(503, frameworkErrorBody(503, 'the feed has delivered no ticks yet; retry shortly', { stale: true }), {
+    'retry-after': '1',
+  })
 }

@@ -10,6 +10,9 @@ export type MessageOutcome = { accepted: true; filter: PairFilter; reply: AckRep
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
+/** A subscribe naming every pair fits with room to spare; longer messages are refused (`malformed`). */
+export const MAX_CLIENT_MESSAGE_BYTES = 4 * 1024
+
 /**
  * Applies one client message to a connection's filter (spec 3.4, 6.2). Every message gets exactly
  * one reply; a rejected message leaves the filter as it was. `payload` is undefined for binary frames.
@@ -42,6 +45,12 @@ export function applyClientMessage(filter: PairFilter, payload: ArrayBuffer | un
 
 function parseMessage(payload: ArrayBuffer | undefined): ClientMessage | Rejection {
   if (payload === undefined) return rejected('malformed', 'messages are JSON text frames')
+  if (payload.byteLength > MAX_CLIENT_MESSAGE_BYTES) {
+    return rejected(
+      'malformed',
+      `the message is ${payload.byteLength} bytes; client messages are at most ${MAX_CLIENT_MESSAGE_BYTES} bytes`,
+    )
+  }
   let value: unknown
   try {
     value = JSON.parse(utf8.decode(payload))

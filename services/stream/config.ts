@@ -5,22 +5,17 @@ import { envInt, envList } from '../../kit/config.ts'
 export const StreamEnv = z.object({
   /** browser origins allowed to open the stream, e.g. https://app.example.com; `*` allows any */
   STREAM_ALLOWED_ORIGINS: envList(),
-  STREAM_MAX_CONNECTIONS_PER_IP: envInt(20).pipe(z.number().int().positive()),
-  STREAM_MAX_CONNECTIONS: envInt(500).pipe(z.number().int().positive()),
-  STREAM_UPGRADES_PER_IP_PER_MINUTE: envInt(60).pipe(z.number().int().positive()),
-  STREAM_MESSAGES_PER_SOCKET_PER_MINUTE: envInt(120).pipe(z.number().int().positive()),
+  STREAM_MAX_CONNECTIONS_PER_IP: envInt(20, { min: 1 }),
+  STREAM_MAX_CONNECTIONS: envInt(500, { min: 1 }),
+  STREAM_UPGRADES_PER_IP_PER_MINUTE: envInt(60, { min: 1 }),
+  STREAM_MESSAGES_PER_SOCKET_PER_MINUTE: envInt(120, { min: 1 }),
   /** above this many bytes buffered for a client, its ticks are dropped and reported in a `gap` */
-  STREAM_SLOW_CLIENT_BYTES: envInt(1024 * 1024).pipe(
-    z
-      .number()
-      .int()
-      .min(16 * 1024),
-  ),
-  STREAM_PING_INTERVAL_MS: envInt(30_000).pipe(z.number().int().positive()),
+  STREAM_SLOW_CLIENT_BYTES: envInt(1024 * 1024, { min: 16 * 1024 }),
+  STREAM_PING_INTERVAL_MS: envInt(30_000, { min: 1 }),
   /** how long the fan-out may hold the event loop in one turn before later ticks wait and conflate */
-  STREAM_FANOUT_SLICE_MS: envInt(20).pipe(z.number().int().nonnegative()),
+  STREAM_FANOUT_SLICE_MS: envInt(20, { min: 0 }),
   /** on shutdown, how long to wait for buffered frames to reach clients before closing with 1001 */
-  STREAM_DRAIN_TIMEOUT_MS: envInt(5_000).pipe(z.number().int().nonnegative()),
+  STREAM_DRAIN_TIMEOUT_MS: envInt(5_000, { min: 0 }),
 })
 
 export type StreamConfig = z.infer<typeof StreamEnv> & {

@@ -6,9 +6,10 @@ import type { Metrics } from '../../kit/metrics.ts'
 import { pairBySymbol } from '../../schemas/pairs.ts'
 import type { StreamConfig } from './config.ts'
 import type { Route } from '../http/http-server.ts'
+import { frameworkErrorBody } from '../http/error-bodies.ts'
 import { jsonReply } from '../http/reply.ts'
 import type { Materializer } from '../snapshot/materializer.ts'
-import { applyClientMessage, rejected } from './client-messages.ts'
+import { applyClientMessage, MAX_CLIENT_MESSAGE_BYTES, rejected } from './client-messages.ts'
 import type { StreamConnection } from './connection.ts'
 import { Delivery } from './delivery.ts'
 import { createFanOut } from './fan-out.ts'
@@ -21,8 +22,13 @@ import { UpgradeGate, type RejectionReason } from './upgrade-gate.ts'
 
 export const STREAM_PATH = '/v1/prices/stream'
 
-/** Client messages are a type and at most every pair symbol; anything longer closes the connection. */
-const MAX_CLIENT_MESSAGE_BYTES = 4 * 1024
+/**
+ * Client messages are at most 4 KiB (MAX_CLIENT_MESSAGE_BYTES); a longer one is answered with a `malformed`
+ * error up to 64 KiB, closed with 1009 above that, and uWebSockets.js itself drops the TCP connection
+ * (no close frame) for a message above 1 MiB, before reading it.
+ */
+const MAX_ANSWERED_MESSAGE_BYTES = 64 * 1024
+const MAX_RECEIVED_MESSAGE_BYTES = 1024 * 1024
 const MESSAGE_WINDOW_MS = 60_000
 
 export interface PriceStreamOptions {
@@ -96,7 +102,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
 
   app.ws<StreamConnection>(STREAM_PATH, {
     compression: 0,
-    maxPayloadLength: MAX_CLIENT_MESSAGE_BYTES,
+    maxPayloadLength: MAX_RECEIVED_MESSAGE_BYTES,
     // our heartbeat pings and terminates; uWS's own idle timer and pings stay off
     idleTimeout: 0,
     sendPingsAutomatically: false,
@@ -107,54 +113,64 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
 
     upgrade(res, req, context) {
       const requestId = randomUUID()
-      const key = req.getHeader('sec-websocket-key')
-      const protocol = req.getHeader('sec-websocket-protocol')
-      const extensions = req.getHeader('sec-websocket-extensions')
-      const origin = req.getHeader('origin') || undefined
-      const query = req.getQuery() ?? ''
-      const ip = options.resolveClientIp(
-        Buffer.from(res.getRemoteAddressAsText()).toString(),
-        req.getHeader('x-forwarded-for') || undefined,
-      )
-      if (!gate.originAllowed(origin)) {
-        refused('origin', ip)
-        return respond(res, requestId, 403, {})
-      }
       let aborted = false
       res.onAborted(() => (aborted = true))
-      gate.admit(ip, query).then(
-        (admission) => {
-          if (aborted) {
-            if (admission.admitted) gate.release(ip)
-            return
-          }
-          res.cork(() => {
-            if (!admission.admitted) {
-              refused(admission.reason, ip)
-              return respond(res, requestId, admission.status, admission.headers, admission.body)
+      // the kit's error boundary for upgrades: an unexpected failure is this request's 500, never an exit
+      const fail = (error: unknown) => {
+        log.error({ err: error, requestId }, 'stream upgrade failed')
+        if (aborted) return
+        try {
+          res.cork(() => respond(res, requestId, 500, {}, JSON.stringify(frameworkErrorBody(500, 'unexpected error'))))
+        } catch (failure) {
+          log.warn({ err: failure, requestId }, 'error response not sent')
+        }
+      }
+      try {
+        const key = req.getHeader('sec-websocket-key')
+        const protocol = req.getHeader('sec-websocket-protocol')
+        const extensions = req.getHeader('sec-websocket-extensions')
+        const origin = req.getHeader('origin') || undefined
+        const query = req.getQuery() ?? ''
+        const ip = options.resolveClientIp(
+          Buffer.from(res.getRemoteAddressAsText()).toString(),
+          req.getHeader('x-forwarded-for') || undefined,
+        )
+        if (!gate.originAllowed(origin, req.getHeader('host') || undefined)) {
+          refused('origin', ip)
+          return respond(res, requestId, 403, {})
+        }
+        gate
+          .admit(ip, query)
+          .then((admission) => {
+            if (aborted) {
+              if (admission.admitted) gate.release(ip)
+              return
             }
-            res.writeStatus('101 Switching Protocols').writeHeader('x-request-id', requestId)
-            for (const [name, value] of Object.entries(admission.headers)) res.writeHeader(name, value)
-            metrics.httpRequests.labels(STREAM_PATH, '101').inc()
-            const connection: StreamConnection = {
-              requestId,
-              ip,
-              filter: admission.filter,
-              mode: 'shared',
-              lagBaseline: 0,
-              answeredPing: true,
-              messages: new MessageBudget(messagesPerMinute, MESSAGE_WINDOW_MS),
-              socket: undefined,
-            }
-            res.upgrade(connection, key, protocol, extensions, context)
+            res.cork(() => {
+              if (!admission.admitted) {
+                refused(admission.reason, ip)
+                return respond(res, requestId, admission.status, admission.headers, admission.body)
+              }
+              res.writeStatus('101 Switching Protocols').writeHeader('x-request-id', requestId)
+              for (const [name, value] of Object.entries(admission.headers)) res.writeHeader(name, value)
+              metrics.httpRequests.labels(STREAM_PATH, '101').inc()
+              const connection: StreamConnection = {
+                requestId,
+                ip,
+                filter: admission.filter,
+                mode: 'shared',
+                lagBaseline: 0,
+                answeredPing: true,
+                messages: new MessageBudget(messagesPerMinute, MESSAGE_WINDOW_MS),
+                socket: undefined,
+              }
+              res.upgrade(connection, key, protocol, extensions, context)
+            })
           })
-        },
-        (error: unknown) => {
-          log.error({ err: error, requestId }, 'stream upgrade failed')
-          if (!aborted)
-            res.cork(() => respond(res, requestId, 500, {}, JSON.stringify({ error: STATUS_CODES[500], message: 'unexpected error' })))
-        },
-      )
+          .catch(fail)
+      } catch (error) {
+        fail(error)
+      }
     },
 
     open(socket) {
@@ -171,15 +187,24 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
 
     message(socket, message, isBinary) {
       const connection = socket.getUserData()
-      // the snapshot is the first frame, even before the reply to a message sent straight after opening
-      if (opening.has(connection)) start(connection)
-      const retryInSeconds = connection.messages.take(Date.now())
-      const outcome =
-        retryInSeconds > 0
-          ? rejected('rate_limited', `more than ${messagesPerMinute} messages in a minute: retry in ${retryInSeconds} seconds`)
-          : applyClientMessage(connection.filter, isBinary ? undefined : message)
-      if (outcome.accepted) delivery.changeFilter(connection, outcome.filter)
-      delivery.reply(connection, replyFrame(outcome.reply))
+      try {
+        // the snapshot is the first frame, even before the reply to a message sent straight after opening
+        if (opening.has(connection)) start(connection)
+        if (message.byteLength > MAX_ANSWERED_MESSAGE_BYTES) {
+          // past this ceiling a message is not worth a reply: the connection is closed with the reason
+          return socket.end(1009, `message of ${message.byteLength} bytes; client messages are at most ${MAX_CLIENT_MESSAGE_BYTES} bytes`)
+        }
+        const retryInSeconds = connection.messages.take(Date.now())
+        const outcome =
+          retryInSeconds > 0
+            ? rejected('rate_limited', `more than ${messagesPerMinute} messages in a minute: retry in ${retryInSeconds} seconds`)
+            : applyClientMessage(connection.filter, isBinary ? undefined : message)
+        if (outcome.accepted) delivery.changeFilter(connection, outcome.filter)
+        delivery.reply(connection, replyFrame(outcome.reply))
+      } catch (error) {
+        log.error({ err: error, requestId: connection.requestId }, 'stream message failed')
+        if (connection.socket) socket.end(1011, 'unexpected error')
+      }
     },
 
     drain(socket) {
@@ -219,11 +244,9 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
         method: 'GET',
         path: STREAM_PATH,
         handle: () =>
-          jsonReply(
-            426,
-            { error: STATUS_CODES[426], message: 'this is a WebSocket endpoint: connect with a WebSocket client' },
-            { upgrade: 'websocket' },
-          ),
+          jsonReply(426, frameworkErrorBody(426, 'this is a WebSocket endpoint: connect with a WebSocket client'), {
+            upgrade: 'websocket',
+          }),
       },
     ],
     async stop() {

@@ -1,11 +1,11 @@
-import { STATUS_CODES } from 'node:http'
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
-import type { FrameworkError } from '../../schemas/errors.ts'
+import { frameworkErrorBody } from '../http/error-bodies.ts'
+import { originAllowlist, type OriginAllowlist } from '../http/origin-allowlist.ts'
 import type { PairFilter } from './pair-filter.ts'
 import { parseStreamQuery } from './stream-query.ts'
 
 export interface UpgradeGateOptions {
-  /** browser origins allowed; `*` allows any. A request without Origin is not from a browser. */
+  /** browser origins allowed besides the service's own; `*` allows any. A request without Origin is not from a browser. */
   allowedOrigins: readonly string[]
   maxConnectionsPerIp: number
   maxConnections: number
@@ -33,20 +33,18 @@ export class UpgradeGate {
   private connections = 0
   private closed = false
   private readonly upgradeBudget: RateLimiterMemory | undefined
-  private readonly anyOrigin: boolean
-  private readonly origins: Set<string>
+  private readonly origins: OriginAllowlist
 
   constructor(private readonly options: UpgradeGateOptions) {
-    this.anyOrigin = options.allowedOrigins.includes('*')
-    this.origins = new Set(options.allowedOrigins.map((origin) => origin.toLowerCase()))
+    this.origins = originAllowlist(options.allowedOrigins)
     this.upgradeBudget = options.rateLimitsEnabled
       ? new RateLimiterMemory({ points: options.upgradesPerIpPerMinute, duration: 60, keyPrefix: 'stream-upgrades' })
       : undefined
   }
 
-  /** Browsers send Origin; other clients are not subject to the allowlist. */
-  originAllowed(origin: string | undefined): boolean {
-    return origin === undefined || this.anyOrigin || this.origins.has(origin.toLowerCase())
+  /** Browsers send Origin; other clients are not subject to the allowlist. `host` is the request's Host. */
+  originAllowed(origin: string | undefined, host?: string): boolean {
+    return this.origins(origin, host)
   }
 
   async admit(ip: string, query: string): Promise<Admission> {
@@ -67,7 +65,7 @@ export class UpgradeGate {
     }
     const parsed = parseStreamQuery(query)
     if (!parsed.ok) {
-      const body: FrameworkError = { error: STATUS_CODES[400]!, message: 'invalid query for the price stream', issues: parsed.issues }
+      const body = frameworkErrorBody(400, 'invalid query for the price stream', { issues: parsed.issues })
       return { admitted: false, reason: 'invalid_query', status: 400, headers, body: JSON.stringify(body) }
     }
     const fromIp = this.connectionsByIp.get(ip) ?? 0
@@ -136,11 +134,9 @@ export class UpgradeGate {
     details: { retryAfterSeconds?: number; limit?: Record<string, number> },
   ): Admission {
     const retryAfterSeconds = details.retryAfterSeconds ?? CEILING_RETRY_AFTER_SECONDS
-    const body: FrameworkError = {
-      error: STATUS_CODES[status]!,
-      message: `${what}: retry in ${retryAfterSeconds} seconds`,
+    const body = frameworkErrorBody(status, `${what}: retry in ${retryAfterSeconds} seconds`, {
       details: { ...details, retryAfterSeconds },
-    }
+    })
     return {
       admitted: false,
       reason,

@@ -82,7 +82,7 @@ t.test('a typed client calls every REST endpoint of a running service; each answ
     [
       '/v1/market-hours',
       'get',
-      await client.GET('/v1/market-hours', { params: { query: { pair: 'NVDA-USD', at: String(Date.UTC(2026, 10, 27, 17) / 1000) } } }),
+      await client.GET('/v1/market-hours', { params: { query: { pair: 'NVDA-USD', at: Date.UTC(2026, 10, 27, 17) / 1000 } } }),
     ],
     [
       '/v1/ohlc',
@@ -98,19 +98,20 @@ t.test('a typed client calls every REST endpoint of a running service; each answ
         body: { pair: 'BTC-USD', fromTimestampSeconds: 10, toTimestampSeconds: 5, resolution: '7' } as never,
       }),
     ],
-    ['/v1/pairs', 'get', await client.GET('/v1/pairs', { params: { query: { chainId: '421614' } } })],
-    ['/v1/limits', 'get', await client.GET('/v1/limits', { params: { query: { trader, first: '5' } } })],
-    ['/v1/limits', 'get', await client.GET('/v1/limits', { params: { query: { trader, first: '5000' } } })],
+    ['/v1/pairs', 'get', await client.GET('/v1/pairs', { params: { query: { chainId: 421614 } } })],
+    ['/v1/limits', 'get', await client.GET('/v1/limits', { params: { query: { trader, first: 5 } } })],
+    ['/v1/limits', 'get', await client.GET('/v1/limits', { params: { query: { trader, first: 5000 } } })],
     ['/v1/trades', 'get', await client.GET('/v1/trades', { params: { query: { trader } } })],
-    ['/v1/orders', 'get', await client.GET('/v1/orders', { params: { query: { trader, first: '3' } } })],
+    ['/v1/orders', 'get', await client.GET('/v1/orders', { params: { query: { trader, first: 3 } } })],
     ['/v1/depth/{pair}', 'get', await client.GET('/v1/depth/{pair}', { params: { path: { pair: 'BTC-USD' } } })],
     ['/v1/depth/{pair}', 'get', await client.GET('/v1/depth/{pair}', { params: { path: { pair: 'USD-KRW' } } })],
     [
       '/v1/depth/{pair}/quote',
       'get',
-      await client.GET('/v1/depth/{pair}/quote', { params: { path: { pair: 'USD-KRW' }, query: { side: 'short', notionalUsd: '25000' } } }),
+      await client.GET('/v1/depth/{pair}/quote', { params: { path: { pair: 'USD-KRW' }, query: { side: 'short', notionalUsd: 25000 } } }),
     ],
     ['/v1/openapi.json', 'get', await client.GET('/v1/openapi.json')],
+    ['/v1/asyncapi.json', 'get', await client.GET('/v1/asyncapi.json')],
   ] as const
   for (const [path, method, answer] of calls) fits(path, method, answer.response, answer.data ?? answer.error)
   t.same(calls[1][2].response.status, 404)

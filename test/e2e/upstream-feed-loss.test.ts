@@ -3,15 +3,20 @@
 import t from 'tap'
 import { pino } from 'pino'
 import { PriceStreamClient } from '../../client/price-stream-client.ts'
-import { feedIdFor } from '../../services/ingestor/feed-ids.ts'
+import { FEED_IDS, feedIdFor } from '../../services/ingestor/feed-ids.ts'
 import { runRoles } from '../../services/run-roles.ts'
-import { HermesTestServer, hermesEntry } from '../support/hermes-server.ts'
+import { HermesTestServer } from '../support/hermes/hermes-server.ts'
 import { readJson } from '../support/http.ts'
 import { waitFor } from '../support/wait.ts'
 
 t.test('status follows the upstream feed; the stream resumes', async (t) => {
-  const hermes = await HermesTestServer.start()
+  // one slot every 50 ms, each carrying every feed; BTC's price moves every slot while the upstream is up
+  const hermes = await HermesTestServer.start({ slotMs: 50 })
   t.teardown(() => hermes.close())
+  const publishTime = () => Math.floor(Date.now() / 1000)
+  for (const entry of FEED_IDS) {
+    if (entry.pythSymbol) hermes.setPrice({ feedId: entry.feedId, price: '10000000', conf: '1000', expo: -5, publishTime: publishTime() })
+  }
   const service = await runRoles(
     {
       PORT: '0',
@@ -28,19 +33,10 @@ t.test('status follows the upstream feed; the stream resumes', async (t) => {
   const baseUrl = `http://127.0.0.1:${service.port}`
   const status = async () => (await readJson(await fetch(`${baseUrl}/v1/status`))).status as string
 
-  // the upstream publishes BTC every 50 ms while it is up
   let mid = 95_000
   const publish = setInterval(() => {
     mid += 1
-    hermes.push([
-      hermesEntry({
-        feedId: feedIdFor('BTC-USD'),
-        price: String(mid * 1e8),
-        conf: String(5 * 1e8),
-        expo: -8,
-        publishTime: Math.floor(Date.now() / 1000),
-      }),
-    ])
+    hermes.setPrice({ feedId: feedIdFor('BTC-USD'), price: String(mid * 1e8), conf: String(5 * 1e8), expo: -8, publishTime: publishTime() })
   }, 50)
   t.teardown(() => clearInterval(publish))
 

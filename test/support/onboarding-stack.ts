@@ -52,7 +52,7 @@ export async function startOnboardingStack(options: OnboardingStackOptions): Pro
     throw error
   })
   const queue = createOnboardingQueue({ redis: options.redis, namespace, backoffMs: 100, logger })
-  const server = await serveRoutes(onboardingRoutes({ config, chains: clients, support, queue }))
+  const server = await serveRoutes(onboardingRoutes(Promise.resolve({ config, chains: clients, support, queue })))
   const relayers: Relayer[] = []
   const start = () => {
     const relayer = startRelayer({

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { withDeadline } from './wait.ts'
+import { START_DEADLINE_MS, withDeadline } from './wait.ts'
 
 export interface RunningServer {
   url: string
@@ -62,7 +62,7 @@ async function supervise(options: {
       process_.stderr!.on('data', onData)
       process_.once('exit', (code) => reject(new Error(`${options.binary} exited with ${code}: ${output}`)))
     })
-    await withDeadline(ready, 10_000, `${options.binary} to be ready`)
+    await withDeadline(ready, START_DEADLINE_MS, `${options.binary} to be ready`)
   }
   const stop = async () => {
     const running = child
@@ -100,12 +100,28 @@ export async function startNats(): Promise<RunningServer> {
 }
 
 /** redis-server with an append-only file synced on every write, so even a killed server keeps what was written (queued jobs). */
-export async function startRedis(): Promise<RunningServer> {
+/** `password` makes the server require it (requirepass), for tests of credential handling. */
+export async function startRedis(options: { password?: string } = {}): Promise<RunningServer> {
   const port = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), 'redis-test-'))
+  const auth = options.password ? ['--requirepass', options.password] : []
   return supervise({
     binary: findBinary('redis-server'),
-    args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dataDir],
+    args: [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--dir',
+      dataDir,
+      ...auth,
+    ],
     readyLine: /Ready to accept connections/,
     url: `redis://127.0.0.1:${port}`,
     port,

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process'
 import { spawnTiedToParent } from '../../deploy/devnet/child-process.ts'
 import { fileURLToPath } from 'node:url'
-import { withDeadline } from './wait.ts'
+import { START_DEADLINE_MS, withDeadline } from './wait.ts'
 
 // the entry point `npm start` runs (development chains when onboarding has none configured)
 const MAIN = fileURLToPath(new URL('../../scripts/start.ts', import.meta.url))
@@ -13,6 +13,8 @@ export interface ServiceProcess {
   logs: string[]
   /** resolves with the first log record whose msg matches */
   waitForLog(msg: string, timeoutMs?: number): Promise<Record<string, unknown>>
+  /** the exit code once it has exited (null when killed by a signal) */
+  exited: Promise<number | null>
   /** SIGTERM, and the exit code once it has exited */
   stop(): Promise<number | null>
 }
@@ -23,9 +25,11 @@ export function startServiceProcess(
   env: Record<string, string>,
   /** another launcher, e.g. taskset pinning the process to one CPU in a bench */
   launcher: { command: string; args: string[] } = { command: process.execPath, args: [] },
+  /** another entry, e.g. the compiled `dist/services/main.js` run by plain node from its own directory */
+  entry: { args: string[]; cwd: string } = { args: ['--import', 'tsx', MAIN], cwd: ROOT },
 ): ServiceProcess {
-  const child = spawnTiedToParent(launcher.command, [...launcher.args, '--import', 'tsx', MAIN, ...roles], {
-    cwd: ROOT,
+  const child = spawnTiedToParent(launcher.command, [...launcher.args, ...entry.args, ...roles], {
+    cwd: entry.cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
   })
   const logs: string[] = []
@@ -56,7 +60,8 @@ export function startServiceProcess(
   return {
     child,
     logs,
-    waitForLog(msg, timeoutMs = 20_000) {
+    exited,
+    waitForLog(msg, timeoutMs = START_DEADLINE_MS) {
       const seen = logs
         .map((line) => {
           try {

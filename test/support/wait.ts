@@ -1,5 +1,12 @@
 // Waiting on events with a deadline: tests never sleep to synchronise.
 
+/**
+ * How long a test waits for a process it started to say it is up. Generous on purpose: a deadline only
+ * costs time when something is broken, and on a busy 2-core machine a cold start (module loading under
+ * contention) can take many times its quiet figure.
+ */
+export const START_DEADLINE_MS = 60_000
+
 /** Resolves with the first truthy value of `probe`, polling every `intervalMs`; rejects at the deadline. */
 export async function waitFor<T>(
   probe: () => T | undefined | false | null | Promise<T | undefined | false | null>,

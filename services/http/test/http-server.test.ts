@@ -9,6 +9,7 @@ import { clientIpResolver } from '../client-ip.ts'
 import { createHttpServer } from '../http-server.ts'
 import { createRateLimits } from '../rate-limits.ts'
 import { jsonReply } from '../reply.ts'
+import { rawExchange } from '../../../test/support/raw-http.ts'
 
 const logger = pino({ level: 'silent' })
 const server = createHttpServer({
@@ -39,6 +40,16 @@ server.addRoutes([
     },
   },
   { method: 'GET', path: '/t/limited', budget: 'onboard', handle: () => jsonReply(200, {}) },
+  {
+    method: 'POST',
+    path: '/t/proxy',
+    budget: 'onboard',
+    errorShape: 'upstream-proxy',
+    handle({ body }) {
+      if (body.toString() === 'boom') throw new Error('internals')
+      return jsonReply(200, {})
+    },
+  },
 ])
 const port = await server.listen('127.0.0.1', 0)
 t.teardown(() => server.close())
@@ -66,13 +77,13 @@ t.test('unknown route: 404 in the framework shape', async (t) => {
 t.test('wrong method: 405 with Allow', async (t) => {
   const response = await fetch(`${base}/t/plain`, { method: 'POST', body: '{}' })
   t.equal(response.status, 405)
-  t.equal(response.headers.get('allow'), 'GET')
+  t.equal(response.headers.get('allow'), 'GET, HEAD')
   const body = await readJson(response)
   t.equal(body.error, 'Method Not Allowed')
-  t.equal(body.message, 'POST is not allowed here; use GET')
+  t.equal(body.message, 'POST is not allowed here; use GET, HEAD')
   const both = await fetch(`${base}/t/item/1`, { method: 'DELETE' })
   t.equal(both.status, 405)
-  t.equal(both.headers.get('allow'), 'GET, POST')
+  t.equal(both.headers.get('allow'), 'GET, POST, HEAD')
 })
 
 t.test('route parameters are decoded', async (t) => {
@@ -156,4 +167,73 @@ t.test('budgets: headers on every limited response, 429 with retry-after past th
   const unlimited = await fetch(`${base}/t/plain`, { headers: ip })
   t.equal(unlimited.status, 200)
   t.equal(unlimited.headers.get('x-ratelimit-limit'), null)
+})
+
+t.test('undecodable escapes in a path parameter: 400 with an issue, and the server keeps serving', async (t) => {
+  for (const escape of ['%ZZ', '%E0%A4', '%C0%AF', '%FF', '%', 'a%2', '%ED%A0%80']) {
+    const outcome = await rawExchange(port, `GET /t/item/${escape} HTTP/1.1\r\nHost: x\r\n\r\n`)
+    if (outcome.kind !== 'response') return t.fail(`${escape}: ${outcome.kind}`)
+    t.equal(outcome.response.status, 400, escape)
+    t.match(outcome.response.headers['x-request-id'], uuid)
+    t.same(JSON.parse(outcome.response.body.toString()), {
+      error: 'Bad Request',
+      message: 'invalid path parameter',
+      issues: [
+        { code: 'invalid_format', format: 'percent-encoded UTF-8', path: ['id'], message: 'not a valid percent-encoded UTF-8 string' },
+      ],
+    })
+  }
+  t.equal((await fetch(`${base}/t/plain`)).status, 200, 'still up')
+})
+
+t.test('HEAD on a GET route: its status and headers, no body; Allow names HEAD', async (t) => {
+  const outcome = await rawExchange(port, 'HEAD /t/plain HTTP/1.1\r\nHost: x\r\n\r\n', { head: true })
+  if (outcome.kind !== 'response') return t.fail(outcome.kind)
+  t.equal(outcome.response.status, 200)
+  t.equal(outcome.response.headers['content-length'], String(JSON.stringify({ hello: 'world' }).length))
+  t.equal(outcome.response.headers['content-type'], 'application/json')
+  t.match(outcome.response.headers['x-request-id'], uuid)
+  const wrong = await fetch(`${base}/t/plain`, { method: 'DELETE' })
+  t.equal(wrong.headers.get('allow'), 'GET, HEAD')
+})
+
+t.test('conflicting Content-Length headers: 400 (the kit then closes the connection)', async (t) => {
+  const outcome = await rawExchange(
+    port,
+    'POST /t/item/1 HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 198.51.100.40\r\nContent-Length: 8\r\nContent-Length: 2\r\n\r\n{"n":1}x',
+  )
+  if (outcome.kind !== 'response') return t.fail(outcome.kind)
+  t.equal(outcome.response.status, 400)
+  t.same(JSON.parse(outcome.response.body.toString()), {
+    error: 'Bad Request',
+    message: 'conflicting Content-Length headers',
+    details: { header: 'content-length' },
+  })
+})
+
+t.test('a path whose routes answer in the upstream-proxy shape gets 405, 413, 429 and 500 in it too', async (t) => {
+  const wrongMethod = await fetch(`${base}/t/proxy`)
+  t.equal(wrongMethod.status, 405)
+  t.same(await readJson(wrongMethod), { error: 'GET is not allowed here; use POST' })
+  const tooLarge = await fetch(`${base}/t/proxy`, {
+    method: 'POST',
+    body: 'x'.repeat(2000),
+    headers: { 'x-forwarded-for': '198.51.100.50' },
+  })
+  t.equal(tooLarge.status, 413)
+  t.same(await readJson(tooLarge), { error: 'request body is larger than 1024 bytes' })
+  const failed = await fetch(`${base}/t/proxy`, { method: 'POST', body: 'boom', headers: { 'x-forwarded-for': '198.51.100.51' } })
+  t.equal(failed.status, 500)
+  t.same(await readJson(failed), { error: 'unexpected error' })
+  let last: Response | undefined
+  for (let n = 0; n <= 10; n++)
+    last = await fetch(`${base}/t/proxy`, { method: 'POST', body: '{}', headers: { 'x-forwarded-for': '198.51.100.52' } })
+  t.equal(last!.status, 429)
+  t.match(await readJson(last!), { error: /^rate limit exceeded: retry in \d+ seconds$/ })
+  t.equal(
+    Object.keys(
+      await readJson(await fetch(`${base}/t/proxy`, { method: 'POST', body: '{}', headers: { 'x-forwarded-for': '198.51.100.52' } })),
+    ).length,
+    1,
+  )
 })

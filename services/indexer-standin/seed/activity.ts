@@ -2,22 +2,29 @@
 // orders, and orders in every state. The rows agree with each other: a position has the order that
 // opened it (and the one that closed it), and a filled limit shares its order id with that order.
 
-import type { LimitRow, LimitType, OrderRow, OrderType, TradeRow, CancelReason } from '../rows.ts'
+import type { LimitRow, LimitType, OrderRow, TradeRow } from '../rows.ts'
 import type { TradeablePair } from './pairs.ts'
 import type { Random } from './random.ts'
-import { Timeline } from './timeline.ts'
+import { HISTORY_SECONDS, SEED_HEAD_TIMESTAMP, Timeline } from './timeline.ts'
 import type { TraderProfile } from './traders.ts'
-import { notionalFor, toLeverage, toOrderPercent, toPrice, toUsdc, unitsForNotional } from './units.ts'
+import { notionalFor, toE18, toLeverage, toOrderPercent, toPrice, toUsdc, unitsForNotional } from './units.ts'
 
-/** No seed row is later than this (2026-01-01T00:00:00Z), whatever the seed; history starts 90 days before. */
-export const SEED_HEAD_TIMESTAMP = 1767225600
-const HISTORY_SECONDS = 90 * 24 * 3600
+type OrderType = OrderRow['orderType']
+type CancelReason = OrderRow['cancelReason']
 
 const FIRST_ORDER_ID = 1_000_000n
 const FIRST_TRADE_ID = 500_000n
 const LEVERAGE_CHOICES = [2, 3, 5, 10, 15, 20, 25, 50, 75, 100, 150, 200]
-const CLOSE_TYPES: readonly OrderType[] = ['MARKET', 'MARKET', 'MARKET', 'MARKET', 'TP', 'SL', 'LIQ']
-const CANCEL_REASONS: readonly CancelReason[] = ['TIMEOUT', 'SLIPPAGE', 'MARKET_CLOSED']
+const CLOSE_TYPES: readonly OrderType[] = ['Market', 'Market', 'Market', 'Market', 'TP', 'SL', 'LIQ']
+const CANCEL_REASONS: readonly CancelReason[] = ['SLIPPAGE', 'MARKET_CLOSED', 'EXPOSURE_LIMITS', 'PRICE_IMPACT']
+/** the order type of a position opened by a resting order of this kind */
+const ORDER_TYPE_OF: Readonly<Record<LimitType, 'Limit' | 'Stop'>> = { LIMIT: 'Limit', STOP: 'Stop' }
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'
+/** opening fees, as fractions of the notional: to the venue and to the vault */
+const DEV_FEE = 0.0008
+const VAULT_FEE = 0.0002
+const ORACLE_FEE_USD = 0.1
+const LIQUIDATION_FEE = 0.05
 /** a position is liquidated once it has lost this much of its collateral; the trader gets nothing back */
 const LIQUIDATION_PNL_PERCENT = -90
 
@@ -27,9 +34,17 @@ export interface Activity {
   orders: OrderRow[]
 }
 
-export function generateActivity(random: Random, profiles: readonly TraderProfile[], pairs: readonly TradeablePair[]): Activity {
+/** The chain's block number at a Unix time. */
+export type BlockAt = (timestamp: bigint) => bigint
+
+export function generateActivity(
+  random: Random,
+  profiles: readonly TraderProfile[],
+  pairs: readonly TradeablePair[],
+  blockAt: BlockAt,
+): Activity {
   const ledger = new Ledger()
-  for (const profile of profiles) new TraderHistory(random, ledger, profile, pairs).generate()
+  for (const profile of profiles) new TraderHistory(random, ledger, profile, pairs, blockAt).generate()
   return ledger
 }
 
@@ -73,6 +88,7 @@ class TraderHistory {
     private readonly ledger: Ledger,
     private readonly profile: TraderProfile,
     private readonly pairs: readonly TradeablePair[],
+    private readonly blockAt: BlockAt,
   ) {
     this.trader = profile.address
     const start = SEED_HEAD_TIMESTAMP - HISTORY_SECONDS + random.int(0, 24 * 3600)
@@ -129,38 +145,50 @@ class TraderHistory {
     const price = fromLimit ? fromLimit.openPrice : toPrice(terms.price)
     const fill = this.fillPrice(price, terms.isBuy)
     const { collateral, leverage, notional } = sizeOf(terms)
-    const tradeID = this.ledger.nextTradeId()
+    const tradeID = String(this.ledger.nextTradeId())
+    const side = terms.isBuy ? 'long' : 'short'
     const trade: TradeRow = {
-      id: String(tradeID),
+      id: tradeID,
       tradeID,
       trader: this.trader,
       pair: terms.pair.id,
-      index: slot,
+      index: String(slot),
+      tradeType: fromLimit ? ORDER_TYPE_OF[fromLimit.limitType] : 'Market',
       isBuy: terms.isBuy,
       isOpen: true,
+      isDayTrade: this.random.chance(0.1),
+      closeInitiated: 0n,
       collateral,
       leverage,
+      highestLeverage: leverage,
       openPrice: fill.price,
       closePrice: 0n,
       stopLossPrice: this.random.chance(0.4) ? priceAtPnl(fill.price, terms, -this.random.between(20, 80)) : 0n,
       takeProfitPrice: this.random.chance(0.4) ? priceAtPnl(fill.price, terms, this.random.between(25, 200)) : 0n,
       notional,
       tradeNotional: unitsForNotional(notional, fill.price),
-      funding: toUsdc(terms.collateralUsd * this.random.between(-0.002, 0.004)),
-      rollover: toUsdc(terms.collateralUsd * this.random.between(0, 0.003)),
+      // the pair's per-OI accumulators when the position opened; the pair's have grown since by the
+      // fraction of the notional the position owes (funding can be received: a negative fraction)
+      funding: terms.pair.accFunding[side] - toE18(this.random.between(-0.002, 0.004)),
+      rollover: terms.pair.accRollover[side] - toE18(this.random.between(0, 0.003)),
+      builder: ZERO_ADDRESS,
+      builderFee: 0n,
       timestamp: executedAt,
     }
     this.ledger.trades.push(trade)
     this.ledger.orders.push({
-      ...this.orderBasics(terms, fromLimit?.orderId ?? this.ledger.nextOrderId(), initiatedAt),
+      ...this.orderBasics(terms, fromLimit?.orderId ?? String(this.ledger.nextOrderId()), initiatedAt),
       tradeID,
-      orderType: fromLimit?.limitType ?? 'MARKET',
+      limitID: fromLimit?.id ?? '',
+      orderType: trade.tradeType,
       price,
       priceAfterImpact: fill.price,
       priceImpactP: fill.impactP,
       tradeNotional: trade.tradeNotional,
-      executedAt,
-      executedTx: this.random.hex(32),
+      devFee: toUsdc(Number(notional) * 1e-6 * DEV_FEE),
+      vaultFee: toUsdc(Number(notional) * 1e-6 * VAULT_FEE),
+      oracleFee: toUsdc(ORACLE_FEE_USD),
+      ...this.execution(executedAt),
     })
     return trade
   }
@@ -176,13 +204,15 @@ class TraderHistory {
     if (orderType === 'SL') trade.stopLossPrice = price
     trade.isOpen = false
     trade.closePrice = fill.price
-    trade.funding = toUsdc(terms.collateralUsd * this.random.between(-0.01, 0.02))
-    trade.rollover = toUsdc(terms.collateralUsd * this.random.between(0, 0.015))
-    const feesPercent = (Number(trade.funding + trade.rollover) / Number(trade.collateral)) * 100
+    // what the position paid while open, as fractions of its notional
+    const notionalUsd = terms.collateralUsd * terms.leverage
+    const fundingFee = toUsdc(notionalUsd * this.random.between(-0.002, 0.004))
+    const rolloverFee = toUsdc(notionalUsd * this.random.between(0, 0.003))
+    const feesPercent = (Number(fundingFee + rolloverFee) / Number(trade.collateral)) * 100
     const totalPercent = orderType === 'LIQ' ? -100 : pnlPercent - feesPercent
     const initiatedAt = this.timeline.next()
     this.ledger.orders.push({
-      ...this.orderBasics(terms, this.ledger.nextOrderId(), initiatedAt),
+      ...this.orderBasics(terms, String(this.ledger.nextOrderId()), initiatedAt),
       tradeID: trade.tradeID,
       isBuy: trade.isBuy,
       orderType,
@@ -194,10 +224,11 @@ class TraderHistory {
       profitPercent: toOrderPercent(pnlPercent),
       totalProfitPercent: toOrderPercent(totalPercent),
       amountSentToTrader: toUsdc(Math.max(0, terms.collateralUsd * (1 + totalPercent / 100))),
-      rolloverFee: trade.rollover,
-      fundingFee: trade.funding,
-      executedAt: this.timeline.settle(),
-      executedTx: this.random.hex(32),
+      closePercent: toOrderPercent(100),
+      liquidationFee: orderType === 'LIQ' ? toUsdc(terms.collateralUsd * LIQUIDATION_FEE) : 0n,
+      rolloverFee,
+      fundingFee,
+      ...this.execution(this.timeline.settle()),
     })
   }
 
@@ -222,14 +253,17 @@ class TraderHistory {
     const openPrice = toPrice(terms.price * (1 + towardsBetter * this.random.between(0.005, 0.08)))
     const { collateral, leverage, notional } = sizeOf(terms)
     const initiatedAt = this.timeline.next()
+    const id = `${this.trader}_${terms.pair.id}_${this.takeSlot(this.limitSlots, terms.pair)}`
     const limit: LimitRow = {
-      id: `${this.trader}_${terms.pair.id}_${this.takeSlot(this.limitSlots, terms.pair)}`,
+      id,
+      uniqueId: `${id}_${initiatedAt}`,
       trader: this.trader,
       pair: terms.pair.id,
+      block: this.blockAt(initiatedAt),
       isActive,
       isBuy: terms.isBuy,
-      isDayTrade: this.random.chance(0.1),
       limitType,
+      executionStarted: 0n,
       openPrice,
       stopLossPrice: this.random.chance(0.3) ? priceAtPnl(openPrice, terms, -this.random.between(20, 80)) : 0n,
       takeProfitPrice: this.random.chance(0.3) ? priceAtPnl(openPrice, terms, this.random.between(25, 200)) : 0n,
@@ -237,7 +271,7 @@ class TraderHistory {
       leverage,
       notional,
       tradeNotional: unitsForNotional(notional, openPrice),
-      orderId: this.ledger.nextOrderId(),
+      orderId: String(this.ledger.nextOrderId()),
       initiatedAt,
       // A resting order is sometimes edited after placement (never after the data ends).
       updatedAt:
@@ -252,28 +286,33 @@ class TraderHistory {
   /** A market open the keeper has not executed: still pending (no reason) or cancelled (with one). */
   private unsettledOrder(terms: Terms, cancelReason: CancelReason | null): OrderRow {
     const initiatedAt = this.timeline.next()
-    const executedAt = cancelReason ? this.timeline.settle() : null
     return {
-      ...this.orderBasics(terms, this.ledger.nextOrderId(), initiatedAt),
+      ...this.orderBasics(terms, String(this.ledger.nextOrderId()), initiatedAt),
       price: toPrice(terms.price),
-      executedAt,
-      executedTx: executedAt === null ? null : this.random.hex(32),
+      ...(cancelReason ? this.execution(this.timeline.settle()) : {}),
       isPending: cancelReason === null,
       isCancelled: cancelReason !== null,
-      cancelReason,
+      cancelReason: cancelReason ?? 'NONE',
     }
   }
 
+  /** When and in which block and transaction an order was executed (or cancelled). */
+  private execution(executedAt: bigint): Pick<OrderRow, 'executedAt' | 'executedBlock' | 'executedTx'> {
+    return { executedAt, executedBlock: this.blockAt(executedAt), executedTx: this.random.hex(32) }
+  }
+
   /** What every order has, as for a market open with no outcome yet; callers fill in the rest. */
-  private orderBasics(terms: Terms, id: bigint, initiatedAt: bigint): OrderRow {
+  private orderBasics(terms: Terms, id: string, initiatedAt: bigint): OrderRow {
     const { collateral, leverage, notional } = sizeOf(terms)
     return {
-      id: String(id),
+      id,
       trader: this.trader,
       pair: terms.pair.id,
-      tradeID: null,
+      // no position yet
+      tradeID: '0',
+      limitID: '',
       isBuy: terms.isBuy,
-      orderType: 'MARKET',
+      orderType: 'Market',
       orderAction: 'Open',
       price: 0n,
       priceAfterImpact: 0n,
@@ -282,17 +321,28 @@ class TraderHistory {
       leverage,
       notional,
       tradeNotional: unitsForNotional(notional, toPrice(terms.price)),
+      closePercent: 0n,
       profitPercent: 0n,
       totalProfitPercent: 0n,
       amountSentToTrader: 0n,
+      devFee: 0n,
+      vaultFee: 0n,
+      oracleFee: 0n,
+      liquidationFee: 0n,
       rolloverFee: 0n,
       fundingFee: 0n,
+      builder: ZERO_ADDRESS,
+      builderFee: 0n,
       initiatedAt,
-      executedAt: null,
-      executedTx: null,
+      initiatedBlock: this.blockAt(initiatedAt),
+      initiatedTx: this.random.hex(32),
+      // graph-node keeps no nulls here: an unexecuted order has zeros and empty bytes
+      executedAt: 0n,
+      executedBlock: 0n,
+      executedTx: '0x',
       isPending: false,
       isCancelled: false,
-      cancelReason: null,
+      cancelReason: 'NONE',
     }
   }
 

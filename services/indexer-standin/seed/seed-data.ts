@@ -1,10 +1,15 @@
 // The data set of one chain, generated once per (chain, seed) and then shared: the server reads it and
 // tests use it to compute expected answers.
 
+import { chainHeadAt } from '../chain-head.ts'
+import { ENTITIES, type EntityName } from '../entities.ts'
+import type { Row } from '../filters.ts'
 import type { ChainId, SeedData } from '../rows.ts'
 import { generateActivity } from './activity.ts'
-import { buildGroups, buildPairs } from './pairs.ts'
+import { buildFees, buildGroups, buildPairs } from './pairs.ts'
 import { createRandom } from './random.ts'
+import { SEED_HEAD_TIMESTAMP } from './timeline.ts'
+import { buildMetaData, buildUsers, buildVault, countOpenPerPair, sumGroupCollateral } from './totals.ts'
 import { traderProfiles } from './traders.ts'
 
 export const DEFAULT_SEED = 1
@@ -23,14 +28,35 @@ export function seedData(chainId: ChainId, seed: number = DEFAULT_SEED): SeedDat
 
 /** A fresh, uncached build; the same (chain, seed) always builds the same data. */
 export function buildSeedData(chainId: ChainId, seed: number): SeedData {
-  const pairs = buildPairs(createRandom(seed, chainId, 'pairs'))
+  const blockAt = (timestamp: bigint) => BigInt(chainHeadAt(chainId, Number(timestamp)).number)
+  const pairs = buildPairs(createRandom(seed, chainId, 'pairs'), chainHeadAt(chainId, SEED_HEAD_TIMESTAMP).number)
   const profiles = traderProfiles(chainId)
-  const activity = generateActivity(createRandom(seed, chainId, 'activity'), profiles, pairs.tradeable)
-  return {
-    chainId,
-    traders: profiles.map((profile) => profile.address),
-    groups: buildGroups(),
+  const traders = profiles.map((profile) => profile.address)
+  const activity = generateActivity(createRandom(seed, chainId, 'activity'), profiles, pairs.tradeable, blockAt)
+  const groups = buildGroups()
+  countOpenPerPair(pairs.rows, activity)
+  sumGroupCollateral(groups, pairs.rows, activity)
+  const users = buildUsers(traders, activity)
+  const seeded = {
+    groups,
+    fees: buildFees(),
     pairs: pairs.rows,
     ...activity,
+    metaDatas: [buildMetaData(activity, users.length)],
+    users,
+    vaults: [buildVault()],
   }
+  const byEntity: Partial<Record<EntityName, readonly Row[]>> = {
+    Group: seeded.groups,
+    Fee: seeded.fees,
+    Pair: seeded.pairs,
+    Trade: seeded.trades,
+    Limit: seeded.limits,
+    Order: seeded.orders,
+    MetaData: seeded.metaDatas,
+    User: seeded.users,
+    Vault: seeded.vaults,
+  }
+  const rows = Object.fromEntries(ENTITIES.map((spec) => [spec.name, byEntity[spec.name] ?? []])) as Record<EntityName, readonly Row[]>
+  return { chainId, traders, ...seeded, rows }
 }

@@ -3,6 +3,10 @@
 
 import type { Random } from './random.ts'
 
+/** No seed row is later than this (2026-01-01T00:00:00Z), whatever the seed; history starts 90 days before. */
+export const SEED_HEAD_TIMESTAMP = 1767225600
+export const HISTORY_SECONDS = 90 * 24 * 3600
+
 const MAX_SETTLE_SECONDS = 4
 
 export class Timeline {

@@ -7,6 +7,10 @@
 //   order percentages            ×100              profitPercent, priceImpactP
 //   pair fee and spread rates    percent ×1e6      makerFeeP, takerFeeP, spreadP
 //   funding and rollover rates   18 decimals        curFundingLong, curFundingShort, curRollover
+//   per-OI accumulators          18 decimals        accFundingLong/Short, accRolloverLong/Short, Trade.funding/rollover
+//   dynamic-spread USD           18 decimals        buyVolume, sellVolume, netVolThreshold
+//   price-impact slope           27 decimals        priceImpactK
+//   decay rate                   18 decimals /s     decayRate
 //   timestamps                   Unix seconds
 
 /** Floats carry about 15 significant digits; keep at most 8 decimals exact, pad the rest with zeros. */
@@ -32,3 +36,8 @@ export function unitsForNotional(notionalUsdc: bigint, price: bigint): bigint {
 export function notionalFor(collateralUsdc: bigint, leverage: bigint): bigint {
   return (collateralUsdc * leverage) / 100n
 }
+
+/** 18 decimals: per-OI accumulators; USD volumes and thresholds of the dynamic spread */
+export const toE18 = (value: number): bigint => scaled(value, 18)
+/** the price-impact slope, a fraction of the price per USD, in 27 decimals */
+export const toImpactK = (perUsd: number): bigint => BigInt(Math.round(perUsd * 1e18)) * 10n ** 9n

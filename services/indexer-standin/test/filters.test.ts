@@ -55,28 +55,72 @@ t.test('filters', async (t) => {
       url,
       `query($trader: Bytes!) {
         inPairs: orders(first: 1000, where: { trader: $trader, pair_in: ["0", "1", "9"] }) { id }
-        notInPairs: orders(first: 1000, where: { trader: $trader, pair_not_in: ["0", "1", "9"], orderType_not: "MARKET" }) { id }
+        notInPairs: orders(first: 1000, where: { trader: $trader, pair_not_in: ["0", "1", "9"], orderType_not: "Market" }) { id }
       }`,
       { trader: DEMO_TRADER },
     )
     const inPairs = demoOrders.filter((order) => ['0', '1', '9'].includes(order.pair))
-    const notInPairs = demoOrders.filter((order) => !['0', '1', '9'].includes(order.pair) && order.orderType !== 'MARKET')
+    const notInPairs = demoOrders.filter((order) => !['0', '1', '9'].includes(order.pair) && order.orderType !== 'Market')
     t.ok(inPairs.length > 0 && notInPairs.length > 0)
     t.strictSame(ids(answer, 'inPairs'), sortedIds(inPairs))
     t.strictSame(ids(answer, 'notInPairs'), sortedIds(notInPairs))
   })
 
-  t.test('a null field only matches an equality test against null', async (t) => {
+  t.test('unexecuted orders hold zeros, not nulls: a null test matches nothing, `_not: null` everything', async (t) => {
     const answer = await queryData<Ids>(
       url,
       `query($trader: Bytes!) {
-        unsettled: orders(where: { trader: $trader, executedAt: null }) { id }
-        settledLate: orders(first: 1000, where: { trader: $trader, executedAt_gt: "0" }) { id }
+        unsettled: orders(where: { trader: $trader, executedAt: "0", executedTx: "0x" }) { id }
+        nulls: orders(where: { trader: $trader, executedAt: null }) { id }
+        notNull: orders(first: 1000, where: { trader: $trader, executedAt_not: null }) { id }
       }`,
       { trader: DEMO_TRADER },
     )
-    t.strictSame(ids(answer, 'unsettled'), sortedIds(demoOrders.filter((order) => order.executedAt === null)))
-    t.strictSame(ids(answer, 'settledLate'), sortedIds(demoOrders.filter((order) => order.executedAt !== null)))
+    const unsettled = demoOrders.filter((order) => order.executedAt === 0n)
+    t.ok(unsettled.length > 0 && unsettled.every((order) => order.isPending))
+    t.strictSame(ids(answer, 'unsettled'), sortedIds(unsettled))
+    t.strictSame(ids(answer, 'nulls'), [])
+    t.strictSame(ids(answer, 'notNull'), sortedIds(demoOrders))
+  })
+
+  t.test('nested filters on a relation, text filters, and ordering by a related field', async (t) => {
+    const answer = await queryData<{ orders: Array<{ id: string; pair: { from: string } }>; pairs: Array<{ id: string }> }>(
+      url,
+      `query($trader: String!) {
+        orders(first: 1000, where: { trader: $trader, pair_: { from_starts_with_nocase: "bt" } }, orderBy: pair__from) { id pair { from } }
+        pairs(first: 1000, where: { from_contains: "US", to_not: "USD", to_not_ends_with: "Y" }) { id }
+      }`,
+      { trader: DEMO_TRADER },
+    )
+    const btcPairs = new Set(data.pairs.filter((pair) => pair.from.toLowerCase().startsWith('bt')).map((pair) => pair.id))
+    t.strictSame(
+      answer.orders.map((order) => order.id),
+      sortedIds(demoOrders.filter((order) => btcPairs.has(order.pair))),
+    )
+    t.ok(answer.orders.every((order) => order.pair.from === 'BTC'))
+    const expectedPairs = data.pairs.filter((pair) => pair.from.includes('US') && pair.to !== 'USD' && !pair.to.endsWith('Y'))
+    t.ok(expectedPairs.length > 0)
+    t.strictSame(ids(answer, 'pairs'), sortedIds(expectedPairs))
+  })
+
+  t.test('variables of a neighbouring type, as graph-node accepts them; others refused', async (t) => {
+    const lenient = await queryData<Ids>(
+      url,
+      `query($trader: String!, $id: String!, $ids: [Bytes!], $since: Int) {
+        trades(first: 1000, where: { trader: $trader, isOpen: true, timestamp_gt: $since }) { id }
+        pair(id: $id) { id }
+        users(where: { id_in: $ids }) { id }
+      }`,
+      { trader: DEMO_TRADER, id: '5', ids: [demo], since: 0 },
+    )
+    t.strictSame(ids(lenient, 'trades'), sortedIds(data.trades.filter((trade) => trade.trader === demo && trade.isOpen)))
+    t.strictSame(lenient.pair, { id: '5' })
+    t.strictSame(ids(lenient, 'users'), [demo])
+    const refused = await postGraphql<unknown>(url, 'query($open: String) { trades(where: { isOpen: $open }) { id } }', { open: 'yes' })
+    t.strictSame(
+      refused.errors?.map((error) => error.message),
+      ['Variable "$open" of type "String" used in position expecting type "Boolean".'],
+    )
   })
 
   t.test('and / or', async (t) => {
@@ -115,8 +159,18 @@ t.test('filters', async (t) => {
     const badAddress = await postGraphql<unknown>(url, '{ trades(where: { trader: "0xnothex" }) { id } }')
     t.equal(badAddress.status, 200)
     t.match(badAddress.errors?.[0]?.message, /Invalid Bytes value: 0xnothex/)
-    const unknownKey = await postGraphql<unknown>(url, '{ trades(where: { trader_contains: "0x" }) { id } }')
+    const unknownKey = await postGraphql<unknown>(url, '{ trades(where: { trader_starts_with: "0x" }) { id } }')
     t.equal(unknownKey.status, 200)
-    t.match(unknownKey.errors?.[0]?.message, /trader_contains/)
+    t.match(unknownKey.errors?.[0]?.message, /trader_starts_with/)
+    const badEnum = await postGraphql<unknown>(url, '{ orders(where: { orderType: "MARKET" }) { id } }')
+    t.strictSame(
+      badEnum.errors?.map((error) => error.message),
+      ['Invalid value provided for filter `orderType`: "MARKET" is not a OrderType'],
+    )
+    const unknownField = await postGraphql<unknown>(url, '{ limits { id isDayTrade } }')
+    t.strictSame(
+      unknownField.errors?.map((error) => error.message),
+      ['Type `Limit` has no field `isDayTrade`'],
+    )
   })
 })

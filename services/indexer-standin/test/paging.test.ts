@@ -69,7 +69,7 @@ t.test('paging', async (t) => {
     }`
     const settled = data.orders
       .filter((order) => order.trader === DEMO_TRADER.toLowerCase() && !order.isPending)
-      .sort((a, b) => Number((a.executedAt ?? 0n) - (b.executedAt ?? 0n)))
+      .sort((a, b) => Number(a.executedAt - b.executedAt))
       .map((order) => order.id)
     const ascending = await queryData<{ orders: Array<{ id: string }> }>(url, query, { trader: DEMO_TRADER, direction: 'asc' })
     const descending = await queryData<{ orders: Array<{ id: string }> }>(url, query, { trader: DEMO_TRADER, direction: 'desc' })
@@ -95,16 +95,21 @@ t.test('paging', async (t) => {
     )
   })
 
-  t.test('null sorts as the largest value: pending orders come first in descending executedAt', async (t) => {
-    const answer = await queryData<{ orders: Array<{ isPending: boolean; executedAt: string | null }> }>(
+  t.test('unexecuted orders hold executedAt 0, so they come last in descending executedAt', async (t) => {
+    const answer = await queryData<{ orders: Array<{ isPending: boolean; executedAt: string }> }>(
       url,
-      `query($trader: Bytes!) { orders(where: { trader: $trader }, first: 3, orderBy: executedAt, orderDirection: desc) { isPending executedAt } }`,
+      `query($trader: Bytes!) { orders(where: { trader: $trader }, first: 1000, orderBy: executedAt, orderDirection: desc) { isPending executedAt } }`,
       { trader: DEMO_TRADER },
     )
     t.strictSame(
-      answer.orders.map((order) => order.executedAt === null),
-      [true, true, false],
+      answer.orders.slice(-3).map((order) => [order.isPending, order.executedAt]),
+      [
+        [false, answer.orders.at(-3)!.executedAt],
+        [true, '0'],
+        [true, '0'],
+      ],
     )
+    t.not(answer.orders.at(-3)!.executedAt, '0')
   })
 
   t.test('without first and orderBy: 100 rows in id order', async (t) => {

@@ -2,7 +2,7 @@
 
 import t from 'tap'
 import { PAIRS } from '../../../schemas/pairs.ts'
-import { feedIdFor } from '../index.ts'
+import { FEED_IDS } from '../../ingestor/feed-ids.ts'
 import { queryData, startStandin } from './fixtures/standin-client.ts'
 
 type WirePair = {
@@ -49,8 +49,12 @@ t.test('pairs', async (t) => {
 
     t.test(`chain ${chainId}: feeds, groups and leverage units`, async (t) => {
       t.equal(pairs.length, 83)
-      t.equal(byId.get('0')?.feed, feedIdFor('BTC-USD'))
-      t.equal(new Set(pairs.map((pair) => pair.feed)).size, 83)
+      t.strictSame(
+        PAIRS.map((pair) => byId.get(String(pair.id))?.feed),
+        PAIRS.map((pair) => FEED_IDS.find((entry) => entry.pair === pair.symbol)?.feedId),
+        'each pair carries the feed id of its price rows',
+      )
+      t.equal(byId.get('0')?.feed, '0xe62df6c8b4a85fe1a67db44dc12de5db330f7ac66b72dc658afedf0f4a415b43', "BTC-USD: Pyth's BTC/USD id")
       t.strictSame([byId.get('0')?.group.name, byId.get('0')?.maxLeverage], ['crypto', '5000'], '50x is stored as 5000')
       t.strictSame([byId.get('2')?.group.name, byId.get('18')?.group.name], ['forex', 'stocks'])
     })

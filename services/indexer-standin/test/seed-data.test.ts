@@ -31,7 +31,7 @@ t.test('volumes', async (t) => {
   for (const [state, count] of Object.entries({
     pending: mainnet.orders.filter((order) => order.isPending).length,
     cancelled: mainnet.orders.filter((order) => order.isCancelled).length,
-    executed: mainnet.orders.filter((order) => order.executedAt !== null && !order.isCancelled).length,
+    executed: mainnet.orders.filter((order) => order.executedAt !== 0n && !order.isCancelled).length,
     'open trades': mainnet.trades.filter((trade) => trade.isOpen).length,
     'inactive limits': mainnet.limits.filter((limit) => !limit.isActive).length,
   })) {
@@ -44,11 +44,11 @@ t.test('rows agree with each other', async (t) => {
     const tradeIds = new Set(data.trades.map((trade) => trade.tradeID))
     const ordersById = new Map(data.orders.map((order) => [order.id, order]))
     const tradesWith = (action: 'Open' | 'Close') =>
-      new Set(data.orders.filter((order) => order.orderAction === action && order.tradeID !== null).map((order) => order.tradeID))
+      new Set(data.orders.filter((order) => order.orderAction === action && order.tradeID !== '0').map((order) => order.tradeID))
     const opened = tradesWith('Open')
     const closed = tradesWith('Close')
     t.ok(
-      data.orders.every((order) => order.tradeID === null || tradeIds.has(order.tradeID)),
+      data.orders.every((order) => order.tradeID === '0' || tradeIds.has(order.tradeID)),
       'orders point at existing trades',
     )
     t.ok(
@@ -59,10 +59,10 @@ t.test('rows agree with each other', async (t) => {
       data.trades.every((trade) => closed.has(trade.tradeID) === !trade.isOpen),
       'exactly the closed trades have a closing order',
     )
-    const filledLimits = data.limits.filter((limit) => ordersById.has(String(limit.orderId)))
+    const filledLimits = data.limits.filter((limit) => ordersById.has(limit.orderId))
     t.ok(filledLimits.length > 0)
     t.ok(
-      filledLimits.every((limit) => !limit.isActive && ordersById.get(String(limit.orderId))?.orderType === limit.limitType),
+      filledLimits.every((limit) => !limit.isActive && ordersById.get(limit.orderId)?.orderType.toUpperCase() === limit.limitType),
       'a filled limit is inactive and its order has its type',
     )
     t.notOk(
@@ -71,7 +71,7 @@ t.test('rows agree with each other', async (t) => {
     )
     const head = BigInt(SEED_HEAD_TIMESTAMP)
     t.ok(
-      data.orders.every((order) => order.initiatedAt <= head && (order.executedAt ?? 0n) <= head),
+      data.orders.every((order) => order.initiatedAt <= head && order.executedAt <= head),
       'no order after the seed head',
     )
     t.ok(
@@ -80,7 +80,7 @@ t.test('rows agree with each other', async (t) => {
     )
     for (const trader of data.traders) {
       const initiated = data.limits.filter((limit) => limit.trader === trader).map((limit) => limit.initiatedAt)
-      const executed = data.orders.filter((order) => order.trader === trader && order.executedAt !== null).map((order) => order.executedAt)
+      const executed = data.orders.filter((order) => order.trader === trader && order.executedAt !== 0n).map((order) => order.executedAt)
       t.equal(new Set(initiated).size, initiated.length, `${trader}: no two limits placed in the same second`)
       t.equal(new Set(executed).size, executed.length, `${trader}: no two orders settled in the same second`)
     }

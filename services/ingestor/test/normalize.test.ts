@@ -26,7 +26,7 @@ t.test('a good quote becomes a spec price row', async (t) => {
     isDayTradingClosed: false,
     secondsToToggleIsDayTradingClosed: -1,
     timestampSeconds: 1_794_999_999,
-    schedule: { id: 0, alwaysOpen: true },
+    schedule: { id: 0, alwaysOpen: true, timezone: 'UTC', openingHours: 'UTC;O,O,O,O,O,O,O' },
   })
   t.ok(PriceRow.safeParse(result.row).success)
 })

@@ -1,0 +1,122 @@
+// The load test: `npm run loadtest -- <stream|rest> --target <url> [options]` (or `venue-loadtest`), against
+// any deployment. Prints a progress line every second, then writes <out>.json and <out>.html.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { dirname, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { renderHtmlReport } from './html-report.ts'
+import type { LoadResult } from './load-result.ts'
+import { runRestLoad } from './rest-load.ts'
+import { runStreamLoad } from './stream-load.ts'
+
+const USAGE = `usage: loadtest <stream|rest> --target <url> [options]
+
+common:
+  --target URL             the service's base URL (http://, https://; ws:// and wss:// for stream)
+  --duration S             seconds of load (default 30)
+  --workers N              client worker threads (default: cores - 1, at least 1)
+  --source-ips N           spread connections over 127.0.0.1 ... 127.0.0.N (loopback targets only)
+  --owns-service           the service's limits are lifted (RATE_LIMITS_ENABLED=false): do not plan around them
+  --out PATH               report path without extension (default loadtest-results/<mode>-<time>)
+
+stream:
+  --connections N          connections to hold (default 100)
+  --ramp N                 new connections per second (default 50; held within 60 upgrades/min per IP)
+  --pairs all|rand:N|A,B   what each connection receives (default all)
+  --reconnect              reopen closed or refused connections
+  --per-ip-connections N   the service's connection ceiling per IP (default 20)
+  --publish NATS_URL       publish the ticks on the service's bus (exact latency), with
+  --namespace NS             its BUS_NAMESPACE, and
+  --tick-rate N              ticks per second over all pairs (default 500)
+
+rest:
+  --rate N                 requests per second, open loop (default 100)
+  --route 'GET /v1/prices' a route (repeatable; default GET /v1/prices and GET /v1/status)
+  --connections N          sockets per worker (default 64)
+`
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    target: { type: 'string' },
+    duration: { type: 'string', default: '30' },
+    workers: { type: 'string', default: String(Math.max(1, availableParallelism() - 1)) },
+    'source-ips': { type: 'string', default: '0' },
+    'owns-service': { type: 'boolean', default: false },
+    out: { type: 'string' },
+    connections: { type: 'string' },
+    ramp: { type: 'string', default: '50' },
+    pairs: { type: 'string', default: 'all' },
+    reconnect: { type: 'boolean', default: false },
+    'per-ip-connections': { type: 'string', default: '20' },
+    publish: { type: 'string' },
+    namespace: { type: 'string', default: '' },
+    'tick-rate': { type: 'string', default: '500' },
+    rate: { type: 'string', default: '100' },
+    route: { type: 'string', multiple: true },
+    help: { type: 'boolean', default: false },
+  },
+})
+
+const mode = positionals[0]
+if (values.help || !values.target || (mode !== 'stream' && mode !== 'rest')) {
+  console.error(USAGE)
+  process.exit(values.help ? 0 : 2)
+}
+
+const number = (name: keyof typeof values, value: string | undefined) => {
+  const parsed = Number(value)
+  if (!Number.isFinite(parsed) || parsed < 0) {
+    console.error(`--${name} must be a number, not ${value}`)
+    process.exit(2)
+  }
+  return parsed
+}
+const target = values.target
+const sourceIps = number('source-ips', values['source-ips'])
+const localAddresses = Array.from({ length: sourceIps }, (_, index) => `127.0.0.${index + 1}`)
+if (sourceIps > 0 && !['localhost', '127.0.0.1'].includes(new URL(target).hostname)) {
+  console.error('--source-ips spreads over loopback addresses: the target must be on this machine')
+  process.exit(2)
+}
+const common = {
+  target,
+  durationSeconds: number('duration', values.duration),
+  workers: Math.max(1, number('workers', values.workers)),
+  localAddresses,
+  ownsService: values['owns-service'],
+  log: (line: string) => console.log(line),
+}
+
+let result: LoadResult
+if (mode === 'stream') {
+  result = await runStreamLoad({
+    ...common,
+    connections: number('connections', values.connections ?? '100'),
+    rampPerSecond: number('ramp', values.ramp),
+    pairs: values.pairs,
+    reconnect: values.reconnect,
+    perIp: { connections: number('per-ip-connections', values['per-ip-connections']), upgradesPerMinute: 60 },
+    ...(values.publish && {
+      publish: { natsUrl: values.publish, namespace: values.namespace, ticksPerSecond: number('tick-rate', values['tick-rate']) },
+    }),
+  })
+} else {
+  result = await runRestLoad({
+    ...common,
+    ratePerSecond: number('rate', values.rate),
+    routes: values.route ?? ['GET /v1/prices', 'GET /v1/status'],
+    connectionsPerWorker: number('connections', values.connections ?? '64'),
+  })
+}
+
+const out = resolve(values.out ?? `loadtest-results/${mode}-${new Date().toISOString().replace(/[:.]/g, '-')}`)
+mkdirSync(dirname(out), { recursive: true })
+writeFileSync(`${out}.json`, JSON.stringify(result, null, 2))
+writeFileSync(`${out}.html`, renderHtmlReport(result))
+const { latency } = result
+console.log(
+  `done: p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms, max ${latency.maxMs} ms; load client ${result.loadClient.cpuPercentOfCores}% of ${result.loadClient.cores} core(s)`,
+)
+console.log(`report: ${out}.html (data: ${out}.json)`)
+process.exit(0)

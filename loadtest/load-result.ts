@@ -1,0 +1,78 @@
+import type { Histogram } from 'hdr-histogram-js'
+import { distribution, summarize, type LatencySummary } from './latency.ts'
+
+/** One second of a run. */
+export interface SecondFigures {
+  /** seconds since the start */
+  second: number
+  /** what the load test offered this second (requests sent, or ticks it expects delivered); absent when unknown */
+  offeredPerSecond?: number
+  /** what came back (responses, or tick frames received) */
+  deliveredPerSecond: number
+  errors: number
+  latency: LatencySummary
+  /** further figures of the mode, e.g. open connections, gaps */
+  extra: Record<string, number>
+}
+
+export interface LoadResult {
+  mode: 'stream' | 'rest'
+  target: string
+  startedAt: string
+  durationSeconds: number
+  options: Record<string, unknown>
+  /** what the latency is: how it was measured */
+  latencyMeaning: string
+  series: SecondFigures[]
+  latency: LatencySummary & { distribution: Array<{ percentile: number; ms: number }> }
+  /** the mode's totals, e.g. status counts per route or close codes */
+  totals: Record<string, unknown>
+  /** the load test's own CPU: a figure measured with the client near 100% of its cores is the client's */
+  loadClient: { workers: number; cores: number; cpuPercentOfCores: number }
+  notes: string[]
+}
+
+export function latencyTotals(histogram: Histogram): LoadResult['latency'] {
+  return { ...summarize(histogram), distribution: distribution(histogram) }
+}
+
+/** This process's CPU time (every thread) as a share of `cores` over the time since `start()`. */
+export function cpuShare(cores: number) {
+  let [wallAt, cpuAt] = [performance.now(), 0]
+  const cpuMs = () => {
+    const usage = process.cpuUsage()
+    return (usage.user + usage.system) / 1000
+  }
+  cpuAt = cpuMs()
+  const first = { wallAt, cpuAt }
+  return {
+    /** since the previous call */
+    sinceLast(): number {
+      const [wall, cpu] = [performance.now(), cpuMs()]
+      const share = (cpu - cpuAt) / (wall - wallAt) / cores
+      ;[wallAt, cpuAt] = [wall, cpu]
+      return Math.round(share * 100)
+    },
+    /** since the start */
+    overall(): number {
+      return Math.round(((cpuMs() - first.cpuAt) / (performance.now() - first.wallAt) / cores) * 100)
+    },
+  }
+}
+
+const format = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: value < 10 ? 2 : 1 })
+
+/** The line printed every second. */
+export function progressLine(figures: SecondFigures, cpuPercent: number, unit: string): string {
+  const parts = [
+    `[${String(figures.second).padStart(4)} s]`,
+    ...(figures.offeredPerSecond !== undefined ? [`offered ${format(figures.offeredPerSecond)}/s`] : []),
+    `${unit} ${format(figures.deliveredPerSecond)}/s`,
+    `p50 ${format(figures.latency.p50Ms)} ms`,
+    `p99 ${format(figures.latency.p99Ms)} ms`,
+    `errors ${figures.errors}`,
+    ...Object.entries(figures.extra).map(([name, value]) => `${name} ${format(value)}`),
+    `client CPU ${cpuPercent}%`,
+  ]
+  return parts.join('  ')
+}

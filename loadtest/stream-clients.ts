@@ -1,0 +1,88 @@
+import type { Histogram } from 'hdr-histogram-js'
+import { addHistograms, latencyHistogram } from './latency.ts'
+import type { LatencySource, StreamCommand, StreamCounters, StreamReply, StreamWorkerInput } from './stream-protocol.ts'
+import { shareOf, WorkerGroup } from './worker-threads.ts'
+
+export interface StreamClientsOptions {
+  /** the stream URL without query, ws:// or wss:// */
+  url: string
+  /** one query string per connection */
+  queries: string[]
+  latency: LatencySource
+  workers: number
+  localAddresses?: string[]
+  reconnect?: boolean
+}
+
+export interface StreamWindow {
+  counters: StreamCounters
+  latency: Histogram
+}
+
+/** Stream connections held by worker threads; connection i belongs to worker i mod workers. */
+export class StreamClients {
+  private readonly group: WorkerGroup<StreamWorkerInput, StreamCommand, StreamReply>
+
+  constructor(options: StreamClientsOptions) {
+    const inputs = Array.from({ length: options.workers }, (_, index) => ({
+      url: options.url,
+      queries: options.queries.filter((_, at) => at % options.workers === index),
+      latency: options.latency,
+      localAddresses: options.localAddresses ?? [],
+      reconnect: options.reconnect ?? false,
+    }))
+    this.group = new WorkerGroup(new URL('./stream-worker.ts', import.meta.url), inputs)
+  }
+
+  /** Starts opening connections until `count` in all are open or opening; does not wait for them. */
+  async rampTo(count: number): Promise<void> {
+    await this.group.ask((index) => ({ type: 'connect', count: shareOf(count, this.group.size, index) }))
+  }
+
+  /** Opens connections until `count` in all are open, and resolves once they are. */
+  async connect(count: number): Promise<number> {
+    const replies = await this.group.ask((index) => ({ type: 'connect-all', count: shareOf(count, this.group.size, index) }))
+    return replies.reduce((sum, reply) => sum + (reply.type === 'done' ? reply.open : 0), 0)
+  }
+
+  /** Counters and latencies of every worker since the last reset, added up; `reset` starts a new window. */
+  async report(reset: boolean): Promise<StreamWindow> {
+    const replies = await this.group.ask(() => ({ type: 'report', reset }))
+    const counters: StreamCounters = {
+      ticks: 0,
+      gaps: 0,
+      dropped: 0,
+      unexplained: 0,
+      open: 0,
+      upgrades: 0,
+      reconnects: 0,
+      refused: {},
+      closes: {},
+    }
+    const encoded: string[] = []
+    for (const reply of replies) {
+      if (reply.type !== 'report') continue
+      encoded.push(reply.latency)
+      for (const key of ['ticks', 'gaps', 'dropped', 'unexplained', 'open', 'upgrades', 'reconnects'] as const)
+        counters[key] += reply.counters[key]
+      for (const key of ['refused', 'closes'] as const) {
+        for (const [name, count] of Object.entries(reply.counters[key])) counters[key][name] = (counters[key][name] ?? 0) + count
+      }
+    }
+    return { counters, latency: addHistograms(latencyHistogram(), encoded) }
+  }
+
+  /** Stops reading on `count` connections in all (the same share in each worker). */
+  async pause(count: number): Promise<void> {
+    await this.group.ask((index) => ({ type: 'pause', count: shareOf(count, this.group.size, index) }))
+  }
+
+  async resume(): Promise<void> {
+    await this.group.ask(() => ({ type: 'resume' }))
+  }
+
+  async close(): Promise<void> {
+    await this.group.ask(() => ({ type: 'close' }))
+    await this.group.terminate()
+  }
+}

@@ -1,0 +1,152 @@
+import { connect } from '@nats-io/transport-node'
+import { PAIRS } from '../schemas/pairs.ts'
+import { estimateClockOffset } from './clock-offset.ts'
+import { latencyHistogram, summarize } from './latency.ts'
+import { cpuShare, latencyTotals, progressLine, type LoadResult, type SecondFigures } from './load-result.ts'
+import { StreamClients } from './stream-clients.ts'
+import type { LatencySource } from './stream-protocol.ts'
+import { TickPublisher } from './tick-publisher.ts'
+
+export interface StreamLoadOptions {
+  /** the service's base URL (http, https, ws or wss) */
+  target: string
+  connections: number
+  /** new connections per second while ramping up */
+  rampPerSecond: number
+  durationSeconds: number
+  /** 'all', 'rand:N' (N random pairs per connection) or a list of symbols */
+  pairs: string
+  workers: number
+  /** local source addresses the connections are spread over */
+  localAddresses: string[]
+  /** the service's per-IP ceilings; ignored with `ownsService` */
+  perIp: { connections: number; upgradesPerMinute: number }
+  /** the tester owns the service (limits lifted): no per-IP planning */
+  ownsService: boolean
+  reconnect: boolean
+  /** publish the ticks on the service's bus (exact latency) instead of reading the service's feed */
+  publish?: { natsUrl: string; namespace: string; ticksPerSecond: number }
+  log: (line: string) => void
+}
+
+const streamUrl = (target: string) => {
+  const url = new URL('/v1/prices/stream', target)
+  url.protocol = url.protocol === 'https:' || url.protocol === 'wss:' ? 'wss:' : 'ws:'
+  return url.href
+}
+
+/** A reproducible pick of pairs for each connection: '' (all), ?pairs=<list>, or N random ones each. */
+export function streamQueries(connections: number, pairs: string): string[] {
+  if (pairs === 'all') return Array.from({ length: connections }, () => '')
+  const random = /^rand:(\d+)$/.exec(pairs)
+  if (!random) return Array.from({ length: connections }, () => `?pairs=${pairs}`)
+  const count = Math.min(Number(random[1]), PAIRS.length)
+  let state = 7
+  const next = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31
+  return Array.from({ length: connections }, () => {
+    const chosen = new Set<number>()
+    while (chosen.size < count) chosen.add(Math.floor(next() * PAIRS.length))
+    return `?pairs=${[...chosen].map((id) => PAIRS[id]!.symbol).join(',')}`
+  })
+}
+
+/** Plans the ramp within the per-IP ceilings; throws when the run cannot fit them. */
+function plannedRamp(options: StreamLoadOptions): number {
+  if (options.ownsService) return options.rampPerSecond
+  const addresses = Math.max(1, options.localAddresses.length)
+  const ceiling = addresses * options.perIp.connections
+  if (options.connections > ceiling) {
+    throw new Error(
+      `${options.connections} connections exceed the service's ${options.perIp.connections} per IP over ${addresses} source address(es): ` +
+        `spread them (--source-ips), or lift the limits on a service you own (--owns-service)`,
+    )
+  }
+  return Math.min(options.rampPerSecond, (addresses * options.perIp.upgradesPerMinute) / 60)
+}
+
+export async function runStreamLoad(options: StreamLoadOptions): Promise<LoadResult> {
+  const ramp = plannedRamp(options)
+  const notes: string[] = []
+  if (ramp < options.rampPerSecond) notes.push(`ramp held to ${ramp.toFixed(2)} connections/s by the per-IP upgrade budget`)
+  const nc = options.publish ? await connect({ servers: options.publish.natsUrl }) : undefined
+  const publisher = nc && options.publish ? new TickPublisher(nc, options.publish.namespace) : undefined
+  let latency: LatencySource
+  let latencyMeaning: string
+  if (publisher) {
+    await publisher.warm()
+    latency = { kind: 'published', publishedAt: publisher.publishedAt }
+    latencyMeaning = 'tick-to-client: from this process publishing the tick on the bus to a client reading it (exact)'
+  } else {
+    const clock = await estimateClockOffset(options.target)
+    latency = { kind: 'row-timestamp', clockOffsetMs: clock.offsetMs }
+    latencyMeaning = `row age at the client: our clock plus the service's estimated offset (${clock.offsetMs} ms ± ${clock.uncertaintyMs} ms) minus the row's timestampSeconds; whole seconds, so up to 1 s above the true tick-to-client latency`
+    notes.push(`clock offset ${clock.offsetMs} ms ± ${clock.uncertaintyMs} ms (GET /v1/status, shortest of 7 round trips)`)
+  }
+  const clients = new StreamClients({
+    url: streamUrl(options.target),
+    queries: streamQueries(options.connections, options.pairs),
+    latency,
+    workers: options.workers,
+    localAddresses: options.localAddresses,
+    reconnect: options.reconnect,
+  })
+  const cpu = cpuShare(options.workers + 1)
+  const total = latencyHistogram()
+  const series: SecondFigures[] = []
+  const totals = {
+    ticks: 0,
+    gaps: 0,
+    dropped: 0,
+    unexplained: 0,
+    upgrades: 0,
+    reconnects: 0,
+    refused: {} as Record<string, number>,
+    closes: {} as Record<string, number>,
+  }
+  const startedAt = new Date()
+  const started = performance.now()
+  const publishing = publisher?.run(options.publish!.ticksPerSecond, options.durationSeconds * 1000)
+  try {
+    for (let second = 1; second <= options.durationSeconds; second++) {
+      await clients.rampTo(Math.min(options.connections, Math.ceil(ramp * second)))
+      await new Promise((resolve) => setTimeout(resolve, started + second * 1000 - performance.now()))
+      const window = await clients.report(true)
+      total.add(window.latency)
+      const { counters } = window
+      for (const key of ['ticks', 'gaps', 'dropped', 'unexplained', 'upgrades', 'reconnects'] as const) totals[key] += counters[key]
+      for (const key of ['refused', 'closes'] as const) {
+        for (const [name, count] of Object.entries(counters[key])) totals[key][name] = (totals[key][name] ?? 0) + count
+      }
+      const refused = Object.values(counters.refused).reduce((sum, count) => sum + count, 0)
+      const figures: SecondFigures = {
+        second,
+        ...(options.publish && options.pairs === 'all' && { offeredPerSecond: options.publish.ticksPerSecond * counters.open }),
+        deliveredPerSecond: counters.ticks,
+        errors: refused + counters.unexplained,
+        latency: summarize(window.latency),
+        extra: { connections: counters.open, gaps: counters.gaps, dropped: counters.dropped, reconnects: counters.reconnects },
+      }
+      series.push(figures)
+      options.log(progressLine(figures, cpu.sinceLast(), 'msgs'))
+    }
+  } finally {
+    publisher?.stop()
+    await publishing
+    await clients.close()
+    await nc?.close()
+  }
+  const seconds = (performance.now() - started) / 1000
+  return {
+    mode: 'stream',
+    target: options.target,
+    startedAt: startedAt.toISOString(),
+    durationSeconds: Math.round(seconds * 10) / 10,
+    options: { ...options, log: undefined, rampPerSecond: ramp },
+    latencyMeaning,
+    series,
+    latency: latencyTotals(total),
+    totals: { ...totals, deliveredPerSecond: Math.round(totals.ticks / seconds) },
+    loadClient: { workers: options.workers, cores: options.workers + 1, cpuPercentOfCores: cpu.overall() },
+    notes,
+  }
+}

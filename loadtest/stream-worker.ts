@@ -1,0 +1,238 @@
+// A worker thread of the stream load test: holds raw WebSocket connections, walks their frames without
+// decoding rows, and records each tick's latency (see LatencySource). Nothing is added to the wire.
+import { connect, type Socket } from 'node:net'
+import { connect as connectTls } from 'node:tls'
+import { parentPort, workerData } from 'node:worker_threads'
+import { PAIRS } from '../schemas/pairs.ts'
+import { encodeHistogram, latencyHistogram } from './latency.ts'
+import { publishedAtSlot, type StreamCommand, type StreamCounters, type StreamReply, type StreamWorkerInput } from './stream-protocol.ts'
+import { clientControlFrame, FrameReader, OPCODE, parseResponseHead, upgradeRequest } from './ws-frames.ts'
+
+const input = workerData as StreamWorkerInput
+const publishedAt = input.latency.kind === 'published' ? new Float64Array(input.latency.publishedAt) : undefined
+const clockOffsetMs = input.latency.kind === 'row-timestamp' ? input.latency.clockOffsetMs : 0
+
+// `{"type":"` is 9 bytes; the next one tells the frame type. `{"type":"tick","seq":` is 21 bytes.
+const TYPE_AT = 9
+const SEQ_AT = 21
+const [TICK, GAP, SNAPSHOT] = ['t', 'g', 's'].map((letter) => letter.charCodeAt(0)) as [number, number, number]
+/** from the end of the seq to the last 8 hex digits of the row's 64-digit feed id */
+const FEED_KEY_FROM_SEQ_END = ',"data":{"feed_id":"0x'.length + 56
+const TIMESTAMP_KEY = Buffer.from('"timestampSeconds":')
+/** Latency is recorded for one tick in this many: recording every one would cost a tenth of a client core. */
+const LATENCY_SAMPLE_EVERY = 4
+
+/** pair id by the last 8 hex digits of its feed id, learnt from snapshots */
+const pairByFeedKey = new Map<number, number>()
+const pairIdBySymbol = new Map(PAIRS.map((pair) => [pair.symbol, pair.id]))
+
+interface Connection {
+  index: number
+  socket: Socket
+  reader: FrameReader
+  /** last seq seen per pair id */
+  lastSeq: Float64Array
+  /** ticks announced by gap frames and not yet seen as seq jumps */
+  announced: number
+  /** a close frame was received (its code counted) */
+  closeSeen: boolean
+}
+
+const open = new Map<number, Connection>()
+/** query indexes opening, open or waiting to reopen */
+const claimed = new Set<number>()
+let closing = false
+let counters = freshCounters()
+let latency = latencyHistogram()
+
+function freshCounters(): StreamCounters {
+  return { ticks: 0, gaps: 0, dropped: 0, unexplained: 0, open: 0, upgrades: 0, reconnects: 0, refused: {}, closes: {} }
+}
+
+const increment = (record: Record<string, number>, key: string) => void (record[key] = (record[key] ?? 0) + 1)
+
+function parseDigits(data: Buffer, from: number): [value: number, end: number] {
+  let value = 0
+  let at = from
+  for (let byte = data[at]!; byte >= 48 && byte <= 57; byte = data[++at]!) value = value * 10 + byte - 48
+  return [value, at]
+}
+
+function hex8At(data: Buffer, from: number): number {
+  let value = 0
+  for (let at = from; at < from + 8; at++) {
+    const byte = data[at]!
+    value = value * 16 + (byte <= 57 ? byte - 48 : (byte | 0x20) - 87)
+  }
+  return value
+}
+
+function recordLatency(data: Buffer, start: number, end: number, pairId: number, seq: number, receivedAt: number) {
+  let sentAt = 0
+  if (publishedAt) sentAt = pairId >= 0 ? publishedAt[publishedAtSlot(pairId, seq)]! : 0
+  else {
+    const at = data.indexOf(TIMESTAMP_KEY, start)
+    if (at > 0 && at < end) sentAt = parseDigits(data, at + TIMESTAMP_KEY.length)[0] * 1000 - clockOffsetMs
+  }
+  if (sentAt > 0) latency.recordValue(Math.max(1, Math.round((receivedAt - sentAt) * 1000)))
+}
+
+function onTick(connection: Connection, data: Buffer, start: number, end: number, receivedAt: number) {
+  const [seq, seqEnd] = parseDigits(data, start + SEQ_AT)
+  const pairId = pairByFeedKey.get(hex8At(data, seqEnd + FEED_KEY_FROM_SEQ_END)) ?? -1
+  if (++counters.ticks % LATENCY_SAMPLE_EVERY === 0) recordLatency(data, start, end, pairId, seq, receivedAt)
+  if (pairId < 0) return
+  const previous = connection.lastSeq[pairId]!
+  connection.lastSeq[pairId] = seq
+  const missed = seq - previous - 1
+  if (previous === 0 || missed <= 0) return
+  const explained = Math.min(missed, connection.announced)
+  connection.announced -= explained
+  counters.unexplained += missed - explained
+}
+
+function onSnapshot(connection: Connection, text: string) {
+  const snapshot = JSON.parse(text) as { seq: Record<string, number>; data: Array<{ feed_id: string; pair: string }> }
+  for (const row of snapshot.data) {
+    const id = pairIdBySymbol.get(row.pair)
+    if (id !== undefined) pairByFeedKey.set(Number.parseInt(row.feed_id.slice(-8), 16), id)
+  }
+  for (const [pair, seq] of Object.entries(snapshot.seq)) {
+    const id = pairIdBySymbol.get(pair)
+    if (id !== undefined) connection.lastSeq[id] = seq
+  }
+}
+
+function receive(connection: Connection, chunk: Buffer) {
+  const receivedAt = performance.timeOrigin + performance.now()
+  connection.reader.push(chunk, (opcode, data, start, end) => {
+    if (opcode === OPCODE.ping) return void connection.socket.write(clientControlFrame(OPCODE.pong, data.subarray(start, end)))
+    if (opcode === OPCODE.close) {
+      connection.closeSeen = true
+      increment(counters.closes, String(end - start >= 2 ? data.readUInt16BE(start) : 1005))
+      return void connection.socket.end()
+    }
+    if (opcode !== OPCODE.text) return
+    const type = data[start + TYPE_AT]
+    if (type === TICK) onTick(connection, data, start, end, receivedAt)
+    else if (type === GAP) {
+      const [dropped] = parseDigits(data, start + '{"type":"gap","dropped":'.length)
+      counters.gaps++
+      counters.dropped += dropped
+      connection.announced += dropped
+    } else if (type === SNAPSHOT) onSnapshot(connection, data.toString('utf8', start, end))
+  })
+}
+
+/** Every read of every socket lands in this one buffer (no allocation per read); it is parsed at once. */
+const readBuffer = Buffer.allocUnsafe(256 * 1024)
+
+function reopenLater(index: number, afterMs: number) {
+  if (closing || !input.reconnect) return void claimed.delete(index)
+  setTimeout(() => {
+    if (closing) return
+    counters.reconnects++
+    void openConnection(index)
+  }, afterMs).unref()
+}
+
+/** Opens connection `index`; resolves once it is upgraded or refused. */
+function openConnection(index: number): Promise<void> {
+  claimed.add(index)
+  const url = new URL(`${input.url}${input.queries[index]}`)
+  const localAddress = input.localAddresses.length > 0 ? input.localAddresses[index % input.localAddresses.length] : undefined
+  return new Promise((resolve) => {
+    let head: Buffer | undefined = Buffer.alloc(0)
+    const connection: Connection = {
+      index,
+      socket: undefined as never,
+      reader: new FrameReader(),
+      lastSeq: new Float64Array(PAIRS.length),
+      announced: 0,
+      closeSeen: false,
+    }
+    const onChunk = (chunk: Buffer) => {
+      if (!head) return receive(connection, chunk)
+      head = Buffer.concat([head, chunk])
+      const response = parseResponseHead(head)
+      if (!response) return
+      const rest = head.subarray(response.bodyStart)
+      head = undefined
+      if (response.status !== 101) {
+        increment(counters.refused, String(response.status))
+        connection.closeSeen = true
+        connection.socket.destroy()
+        return reopenLater(index, Math.max(1, Number(response.headers['retry-after']) || 1) * 1000)
+      }
+      counters.upgrades++
+      open.set(index, connection)
+      resolve()
+      if (rest.length > 0) receive(connection, rest)
+    }
+    const port = Number(url.port) || (url.protocol === 'wss:' ? 443 : 80)
+    const options = { host: url.hostname, port, ...(localAddress && { localAddress }) }
+    if (url.protocol === 'wss:') {
+      connection.socket = connectTls({ ...options, servername: url.hostname })
+      connection.socket.on('data', onChunk)
+    } else {
+      // plain sockets read straight into the shared buffer
+      const onread = { buffer: readBuffer, callback: (length: number) => (onChunk(readBuffer.subarray(0, length)), true) }
+      connection.socket = connect({ ...options, onread })
+    }
+    connection.socket.on('error', () => {
+      if (head) increment(counters.refused, 'error')
+    })
+    connection.socket.on('close', () => {
+      resolve()
+      const wasOpen = open.delete(index)
+      if (closing) return
+      if (wasOpen && !connection.closeSeen) increment(counters.closes, '1006')
+      if (wasOpen || head) reopenLater(index, 1000)
+    })
+    connection.socket.write(upgradeRequest(url))
+  })
+}
+
+function openUpTo(count: number): Promise<void>[] {
+  const opening: Promise<void>[] = []
+  for (let index = 0; index < Math.min(count, input.queries.length); index++) if (!claimed.has(index)) opening.push(openConnection(index))
+  return opening
+}
+
+const reply = (message: StreamReply) => parentPort!.postMessage(message)
+
+async function handle(command: StreamCommand & { id: number }): Promise<void> {
+  const { id } = command
+  switch (command.type) {
+    case 'connect':
+      void Promise.all(openUpTo(command.count))
+      return reply({ id, type: 'done', open: open.size })
+    case 'connect-all': {
+      // in batches, so a large count does not open thousands of handshakes at once
+      for (let opened = 0; opened < command.count; opened += 50) await Promise.all(openUpTo(Math.min(opened + 50, command.count)))
+      return reply({ id, type: 'done', open: open.size })
+    }
+    case 'report': {
+      const report = { ...counters, open: open.size }
+      const encoded = encodeHistogram(latency)
+      if (command.reset) {
+        counters = freshCounters()
+        latency = latencyHistogram()
+      }
+      return reply({ id, type: 'report', counters: report, latency: encoded })
+    }
+    case 'pause':
+      for (const connection of [...open.values()].slice(0, command.count)) connection.socket.pause()
+      return reply({ id, type: 'done', open: open.size })
+    case 'resume':
+      for (const connection of open.values()) connection.socket.resume()
+      return reply({ id, type: 'done', open: open.size })
+    case 'close':
+      closing = true
+      for (const connection of open.values()) connection.socket.destroy()
+      open.clear()
+      return reply({ id, type: 'done', open: 0 })
+  }
+}
+
+parentPort!.on('message', (command: StreamCommand & { id: number }) => void handle(command))

@@ -1,0 +1,89 @@
+import type { NatsConnection } from '@nats-io/transport-node'
+import { busNames } from '../bus/subjects.ts'
+import { PAIRS } from '../schemas/pairs.ts'
+import type { PriceRow } from '../schemas/price.ts'
+import { publishedAtBuffer, publishedAtSlot } from './stream-protocol.ts'
+
+/** A price row for pair `id` whose feed id ends in the pair id (the real ones are the upstream's). */
+function loadRow(id: number): Uint8Array {
+  const pair = PAIRS[id]!
+  const row: PriceRow = {
+    feed_id: '0x' + id.toString(16).padStart(64, '0'),
+    pair: pair.symbol,
+    from: pair.base,
+    to: pair.quote,
+    bid: 99.5,
+    mid: 100,
+    ask: 100.5,
+    isMarketOpen: true,
+    isDayTradingClosed: false,
+    secondsToToggleIsDayTradingClosed: -1,
+    timestampSeconds: Math.floor(Date.now() / 1000),
+    schedule: { id: 0, alwaysOpen: true, timezone: 'UTC', openingHours: 'UTC;O,O,O,O,O,O,O' },
+  }
+  return Buffer.from(JSON.stringify(row))
+}
+
+/**
+ * Publishes price rows on the service's tick subjects at a paced rate and keeps each publish time by
+ * (pair, seq), so clients measure exact tick-to-client latency. The edge numbers each pair's ticks from 1
+ * in the order it receives them; with this the only publisher on its namespace, the n-th tick published
+ * for a pair is its seq n.
+ */
+export class TickPublisher {
+  readonly publishedAt = publishedAtBuffer()
+  private readonly times = new Float64Array(this.publishedAt)
+  private readonly published = new Float64Array(PAIRS.length)
+  private readonly subjects: string[]
+  private readonly rows = PAIRS.map((pair) => loadRow(pair.id))
+
+  constructor(
+    private readonly nc: NatsConnection,
+    namespace: string,
+  ) {
+    const names = busNames(namespace)
+    this.subjects = PAIRS.map((pair) => names.tickSubject(pair.symbol))
+  }
+
+  /** ticks published so far */
+  get total(): number {
+    return this.published.reduce((sum, count) => sum + count, 0)
+  }
+
+  publish(pairId: number): void {
+    const seq = ++this.published[pairId]!
+    this.times[publishedAtSlot(pairId, seq)] = performance.timeOrigin + performance.now()
+    this.nc.publish(this.subjects[pairId]!, this.rows[pairId])
+  }
+
+  /** One tick per pair, so snapshots carry every row. */
+  async warm(): Promise<void> {
+    for (const pair of PAIRS) this.publish(pair.id)
+    await this.nc.flush()
+  }
+
+  /** Publishes `rate` ticks per second, round-robin over `pairIds`, for `durationMs` (or until `stop()`). */
+  async run(rate: number, durationMs: number, pairIds: readonly number[] = PAIRS.map((pair) => pair.id)): Promise<void> {
+    const startedAt = performance.now()
+    let sent = 0
+    this.stopped = false
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        const elapsed = performance.now() - startedAt
+        const due = Math.floor((Math.min(elapsed, durationMs) * rate) / 1000)
+        for (; sent < due; sent++) this.publish(pairIds[sent % pairIds.length]!)
+        if (elapsed >= durationMs || this.stopped) {
+          clearInterval(timer)
+          resolve()
+        }
+      }, 1)
+    })
+    await this.nc.flush()
+  }
+
+  private stopped = false
+
+  stop(): void {
+    this.stopped = true
+  }
+}

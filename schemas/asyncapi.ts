@@ -1,0 +1,193 @@
+// The AsyncAPI 3.0 description of the two event interfaces: the WebSocket price stream and the NATS
+// subjects and key-value bucket internal services read. Payloads come from the same zod schemas the
+// stream and the bus use; only the prose and the channel layout are written here.
+import { z } from 'zod'
+import { priceRowExample } from './openapi-examples.ts'
+import { PriceRow } from './price.ts'
+import { AckFrame, ClientMessage, ErrorFrame, GapFrame, SnapshotFrame, TickFrame } from './stream.ts'
+
+export interface BusAddresses {
+  /** the tick subject with `{pair}` in place of the symbol, e.g. prices.v1.tick.{pair} */
+  tickSubject: string
+  /** the key-value bucket holding the latest row per pair */
+  latestPricesBucket: string
+}
+
+const SCHEMAS = { PriceRow, SnapshotFrame, TickFrame, GapFrame, AckFrame, ErrorFrame, ClientMessage }
+type SchemaName = keyof typeof SCHEMAS
+
+const ref = (path: string) => ({ $ref: `#/${path}` })
+
+/** The schemas as JSON Schema (draft-07, AsyncAPI's default schema format), referring to each other by $ref. */
+function componentSchemas(): Record<SchemaName, unknown> {
+  const registry = z.registry<{ id: string }>()
+  for (const [id, schema] of Object.entries(SCHEMAS)) registry.add(schema, { id })
+  const { schemas } = z.toJSONSchema(registry, { target: 'draft-7', uri: (id) => `#/components/schemas/${id}` })
+  return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _schema, $id: _id, ...schema }]) => [id, schema])) as Record<
+    SchemaName,
+    unknown
+  >
+}
+
+const STREAM_DESCRIPTION = `One WebSocket per client. The first frame is a \`snapshot\`: \`seq\` holds the baseline of every pair the connection receives (0 for a pair not yet ticked), \`data\` the rows that exist. Then one \`tick\` per price update; \`seq\` counts a pair's ticks on this replica, so a jump means lost ticks. A \`gap\` frame says how many ticks were dropped for this connection (a slow reader past 1 MiB buffered, or conflation when the server falls behind); re-read \`GET /v1/prices\` when the seq jumps that follow do not account for it.
+
+**Filter state machine.** Without \`?pairs=\` a connection receives every pair: \`subscribe\` is acked with \`pairCount: null\` whatever it lists, and \`unsubscribe\` is an \`error\` \`no_filter\` (reconnect with \`?pairs=\` to narrow). With \`?pairs=\` the connection is filtered: \`subscribe\` adds listed pairs, \`unsubscribe\` removes them (down to 0), each acked with the number of pairs now received; an unlisted symbol or an empty list is \`invalid_pairs\`. A pair added by \`subscribe\` has no baseline: its first tick is one. Every client message gets exactly one reply (\`ack\` or \`error\`), in order; \`malformed\` for anything that is not \`{ type, pairs: [...] }\` JSON text, \`unknown_type\` for another \`type\`.
+
+**Limits (per replica).** 20 connections per IP (429), 500 in total (503), 60 upgrades per IP per minute (429), 120 client messages per socket per minute (\`error\` \`rate_limited\`), 4 KiB per client message (larger closes the connection). Refused upgrades carry \`Retry-After\` and the framework error body; an \`Origin\` outside the allowlist gets a bare 403; an invalid query 400. A ping every 30 s; a socket that missed the previous pong is terminated. Shutdown closes with 1001.`
+
+const TICKS_DESCRIPTION = (busAddresses: BusAddresses) =>
+  `Every price update of one pair, published by the ingestor at once, in order per pair. The message is the price row as UTF-8 JSON bytes (no NATS headers), the same bytes the REST snapshot and the stream carry. Subscribe to \`${busAddresses.tickSubject.replace('{pair}', '*')}\` for every pair; use a queue group to split them between replicas. A deployment's \`BUS_NAMESPACE\` prefixes the subject (\`<namespace>.${busAddresses.tickSubject}\`).
+
+**Versioning.** The \`v1\` in the subject is the row format's version. Within v1 changes are additive only: new fields may appear, so readers ignore fields they do not know. Removing or renaming a field, or changing its type or meaning, publishes on \`v2\` subjects, beside v1 for a deprecation period.`
+
+const LATEST_DESCRIPTION = (busAddresses: BusAddresses) =>
+  `The JetStream key-value bucket \`${busAddresses.latestPricesBucket}\` (history 1): key = pair symbol, value = that pair's latest row, the same UTF-8 JSON bytes as on the tick subject. It is written at most once per pair every 250 ms, so it lags the ticks slightly: read it to seed a starting reader, then follow the ticks. With \`BUS_NAMESPACE\` the bucket is \`<namespace>-${busAddresses.latestPricesBucket}\`. This channel is the bucket's underlying subject; read it through a key-value client (get, keys, watch).`
+
+const streamMessage = (name: string, title: string, schema: SchemaName, example: unknown) => ({
+  name,
+  title,
+  contentType: 'application/json',
+  payload: ref(`components/schemas/${schema}`),
+  examples: [{ payload: example }],
+})
+
+export function buildAsyncApiDocument(busAddresses: BusAddresses) {
+  return {
+    asyncapi: '3.0.0',
+    info: {
+      title: 'Venue gateway events',
+      version: '1.0.0',
+      description:
+        'The WebSocket price stream of the venue gateway, and the NATS interface internal services use to read the same ticks and latest prices without the gateway. The REST API is described by the OpenAPI document at `/v1/openapi.json`.',
+      license: { name: 'Proprietary' },
+    },
+    defaultContentType: 'application/json',
+    servers: {
+      gateway: {
+        host: '{host}',
+        protocol: 'ws',
+        description: 'The gateway (wss behind TLS)',
+        variables: { host: { default: 'localhost:8080', description: 'Host and port of the deployment' } },
+      },
+      bus: {
+        host: '{host}',
+        protocol: 'nats',
+        description: 'The internal NATS cluster (JetStream enabled)',
+        variables: { host: { default: 'localhost:4222', description: 'A NATS server of the deployment' } },
+      },
+    },
+    channels: {
+      priceStream: {
+        address: '/v1/prices/stream',
+        title: 'Price stream',
+        description: STREAM_DESCRIPTION,
+        servers: [ref('servers/gateway')],
+        messages: {
+          snapshot: ref('components/messages/snapshot'),
+          tick: ref('components/messages/tick'),
+          gap: ref('components/messages/gap'),
+          ack: ref('components/messages/ack'),
+          error: ref('components/messages/error'),
+          filterChange: ref('components/messages/filterChange'),
+        },
+        bindings: {
+          ws: {
+            method: 'GET',
+            query: {
+              type: 'object',
+              properties: {
+                pairs: {
+                  type: 'string',
+                  description:
+                    'Comma-separated pair symbols; omitted means every pair. An unlisted symbol, an empty list, a repeated `pairs` or any other parameter refuses the upgrade with 400.',
+                  examples: ['BTC-USD,ETH-USD'],
+                },
+              },
+              additionalProperties: false,
+            },
+            bindingVersion: '0.1.0',
+          },
+        },
+      },
+      priceTicks: {
+        address: busAddresses.tickSubject,
+        title: 'Price ticks',
+        description: TICKS_DESCRIPTION(busAddresses),
+        servers: [ref('servers/bus')],
+        parameters: { pair: { description: 'Pair symbol, e.g. BTC-USD', examples: ['BTC-USD', 'XAU-USD'] } },
+        messages: { priceRow: ref('components/messages/priceRow') },
+      },
+      latestPrices: {
+        address: `$KV.${busAddresses.latestPricesBucket}.{pair}`,
+        title: 'Latest price per pair',
+        description: LATEST_DESCRIPTION(busAddresses),
+        servers: [ref('servers/bus')],
+        parameters: { pair: { description: 'Pair symbol: the key in the bucket', examples: ['BTC-USD'] } },
+        messages: { priceRow: ref('components/messages/priceRow') },
+      },
+    },
+    operations: {
+      sendPriceFrames: {
+        action: 'send',
+        title: 'Send the snapshot, ticks and gaps',
+        channel: ref('channels/priceStream'),
+        messages: [
+          ref('channels/priceStream/messages/snapshot'),
+          ref('channels/priceStream/messages/tick'),
+          ref('channels/priceStream/messages/gap'),
+        ],
+      },
+      receiveFilterChange: {
+        action: 'receive',
+        title: 'Receive subscribe and unsubscribe; reply with ack or error',
+        channel: ref('channels/priceStream'),
+        messages: [ref('channels/priceStream/messages/filterChange')],
+        reply: {
+          channel: ref('channels/priceStream'),
+          messages: [ref('channels/priceStream/messages/ack'), ref('channels/priceStream/messages/error')],
+        },
+      },
+      publishTick: {
+        action: 'send',
+        title: 'Publish every tick (ingestor)',
+        channel: ref('channels/priceTicks'),
+        messages: [ref('channels/priceTicks/messages/priceRow')],
+      },
+      storeLatestPrice: {
+        action: 'send',
+        title: 'Keep the latest row per pair (ingestor)',
+        channel: ref('channels/latestPrices'),
+        messages: [ref('channels/latestPrices/messages/priceRow')],
+      },
+    },
+    components: {
+      schemas: componentSchemas(),
+      messages: {
+        snapshot: streamMessage('snapshot', 'Snapshot (first frame)', 'SnapshotFrame', {
+          type: 'snapshot',
+          seq: { 'BTC-USD': 1042 },
+          data: [priceRowExample],
+        }),
+        tick: streamMessage('tick', 'Tick', 'TickFrame', { type: 'tick', seq: 1043, data: priceRowExample }),
+        gap: streamMessage('gap', 'Gap: ticks dropped for this connection', 'GapFrame', { type: 'gap', dropped: 12 }),
+        ack: streamMessage('ack', 'Acknowledgement of a filter change', 'AckFrame', { type: 'ack', for: 'subscribe', pairCount: 3 }),
+        error: streamMessage('error', 'Refusal of a client message', 'ErrorFrame', {
+          type: 'error',
+          code: 'invalid_pairs',
+          message: 'unknown pair symbols: DOGE-USD; symbols look like BTC-USD',
+        }),
+        filterChange: streamMessage('filterChange', 'Subscribe or unsubscribe (client)', 'ClientMessage', {
+          type: 'subscribe',
+          pairs: ['XAU-USD'],
+        }),
+        priceRow: {
+          name: 'priceRow',
+          title: 'Price row',
+          contentType: 'application/json',
+          payload: ref('components/schemas/PriceRow'),
+          examples: [{ payload: priceRowExample }],
+        },
+      },
+    },
+  }
+}

@@ -1,0 +1,63 @@
+import type { Env } from '../kit/config.ts'
+import { ServiceError } from '../kit/errors.ts'
+import { secretsOfUrl } from '../kit/redaction.ts'
+import { candlesConfig } from './candles/config.ts'
+import { edgeConfig } from './edge/config.ts'
+import { indexerConfig } from './indexer/config.ts'
+import { ingestorConfig } from './ingestor/config.ts'
+import { chainConfigsFromEnv } from './onboarding/chain-config.ts'
+import { onboardingEnv } from './onboarding/config.ts'
+import { processConfig, type ProcessConfig } from './process-config.ts'
+import { relayerConfig } from './relayer/config.ts'
+
+export interface CheckedConfiguration {
+  process: ProcessConfig
+  /** secret values the configuration holds, for the logger to mask wherever they appear */
+  secrets: string[]
+}
+
+/**
+ * Parses the whole configuration of every role this process runs, before anything starts: every wrong
+ * value is reported at once, each naming the variable, its value and what is allowed. Roles parse their
+ * part again when they start (cheap); this check is what makes a mistake fail in well under a second.
+ */
+export function checkConfiguration(env: Env, options: { embeddedChains: boolean }): CheckedConfiguration {
+  const problems: string[] = []
+  const attempt = <T>(parse: () => T): T | undefined => {
+    try {
+      return parse()
+    } catch (error) {
+      problems.push(error instanceof Error ? error.message : String(error))
+      return undefined
+    }
+  }
+  const process = attempt(() => processConfig(env))
+  const roles = process?.ROLES ?? []
+  const secrets: string[] = []
+  if (roles.includes('ingestor')) attempt(() => ingestorConfig(env))
+  if (roles.includes('edge')) {
+    attempt(() => edgeConfig(env))
+    attempt(() => candlesConfig(env))
+    attempt(() => indexerConfig(env))
+  }
+  if (process?.ONBOARDING_ENABLED && (roles.includes('edge') || roles.includes('relayer'))) {
+    const onboarding = attempt(() => onboardingEnv(env))
+    const chains = attempt(() => chainConfigsFromEnv(env)) ?? []
+    if (onboarding && chains.length === 0 && !onboarding.DEPLOYMENT_FILE && !options.embeddedChains) {
+      problems.push(
+        'invalid configuration for onboarding: no chain configured (set CHAIN_<id>_* or DEPLOYMENT_FILE, or ONBOARDING_ENABLED=false)',
+      )
+    }
+    // with a deployment file or the embedded chains the relayer may use their public test key
+    if (roles.includes('relayer') && chains.length > 0) {
+      const relayer = attempt(() => relayerConfig(env))
+      if (relayer) secrets.push(relayer.privateKey.reveal())
+    }
+  }
+  if (problems.length > 0 || !process) throw new ServiceError('config_invalid', problems.join('; '))
+  for (const [name, value] of Object.entries(env)) {
+    if (value && /URL/.test(name)) secrets.push(...value.split(',').flatMap((url) => secretsOfUrl(url.trim())))
+  }
+  if (env.RELAYER_PRIVATE_KEY) secrets.push(env.RELAYER_PRIVATE_KEY)
+  return { process, secrets }
+}

@@ -1,0 +1,60 @@
+import { Redis } from 'ioredis'
+import { inProcessPriceBus } from '../bus/in-process-price-bus.ts'
+import { natsPriceBus } from '../bus/nats-price-bus.ts'
+import type { PriceBus } from '../bus/price-bus.ts'
+import { ServiceError } from '../kit/errors.ts'
+import type { Logger } from '../kit/logger.ts'
+import { maskUrl } from '../kit/redaction.ts'
+import { throttledWarning } from '../kit/throttled-warning.ts'
+
+/** How long the start waits for a configured Redis before giving up. */
+export const REDIS_START_TIMEOUT_MS = 5_000
+
+/** NATS when NATS_URL is set, else the in-process bus. Unreachable at start: the start fails, naming NATS_URL. */
+export async function openBus(natsUrl: string | undefined, namespace: string, roles: string[], log: Logger): Promise<PriceBus> {
+  if (!natsUrl) return inProcessPriceBus()
+  try {
+    return await natsPriceBus({ servers: natsUrl, namespace, name: `venue-gateway:${roles.join('+')}`, logger: log })
+  } catch (error) {
+    throw unreachable('NATS_URL', natsUrl, error)
+  }
+}
+
+/**
+ * Redis when REDIS_URL is set. Unreachable at start: the start fails, naming REDIS_URL (an operator who
+ * configured shared budgets and a shared queue wants them, not a replica quietly running alone). Lost
+ * later: budgets fall back to each replica's memory, /readyz says so, and the connection errors are logged
+ * once per 10 s with how many were suppressed.
+ */
+export async function openRedis(redisUrl: string | undefined, log: Logger): Promise<Redis | undefined> {
+  if (!redisUrl) return undefined
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: true, connectTimeout: REDIS_START_TIMEOUT_MS })
+  const warn = throttledWarning(log, 'Redis connection error')
+  let started = false
+  let firstError: Error | undefined
+  redis.on('error', (error: Error) => {
+    if (started) warn('redis', { err: error })
+    else firstError ??= error
+  })
+  try {
+    await withTimeout(redis.connect(), REDIS_START_TIMEOUT_MS)
+  } catch (error) {
+    redis.disconnect()
+    throw unreachable('REDIS_URL', redisUrl, firstError ?? error)
+  }
+  started = true
+  return redis
+}
+
+function unreachable(variable: string, url: string, cause: unknown): ServiceError {
+  const reason = cause instanceof Error ? cause.message : String(cause)
+  return new ServiceError('config_invalid', `${variable}=${JSON.stringify(maskUrl(url))}: cannot connect (${reason})`, { cause })
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}

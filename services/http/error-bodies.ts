@@ -1,0 +1,40 @@
+import { STATUS_CODES } from 'node:http'
+import type { FrameworkError, UpstreamProxyError } from '../../schemas/errors.ts'
+
+// The spec's two error body shapes (spec 7). Every route, the kit and the stream's upgrade refusals build
+// their bodies here and nowhere else.
+
+/** Which of the two shapes a route answers its failures in. */
+export type ErrorShape = 'framework' | 'upstream-proxy'
+
+export interface FrameworkExtras {
+  /** raw validation issues; validation failures only */
+  issues?: unknown[]
+  details?: unknown
+  /** `GET /v1/prices` before the first tick adds `stale: true` */
+  stale?: true
+}
+
+/** The framework shape: `error` is the status name, `message` says what happened. */
+export function frameworkErrorBody(status: number, message: string, extras: FrameworkExtras = {}): FrameworkError {
+  const body: FrameworkError = { error: STATUS_CODES[status] ?? 'Error', message }
+  if (extras.issues) body.issues = extras.issues
+  if (extras.details !== undefined) body.details = extras.details
+  if (extras.stale) body.stale = true
+  return body
+}
+
+/** The upstream-proxy shape (OHLC failures): `error` is the human message itself. */
+export function upstreamProxyErrorBody(message: string): UpstreamProxyError {
+  return { error: message }
+}
+
+/** A failure's body in the given shape. */
+export function errorBody(
+  shape: ErrorShape,
+  status: number,
+  message: string,
+  extras: FrameworkExtras = {},
+): FrameworkError | UpstreamProxyError {
+  return shape === 'upstream-proxy' ? upstreamProxyErrorBody(message) : frameworkErrorBody(status, message, extras)
+}

@@ -1,0 +1,108 @@
+// What the subgraph keeps as running totals, derived from the generated activity: open positions and
+// resting orders per pair, collateral per group and side, per-user statistics, the protocol's metadata
+// row and the vault.
+
+import type { Activity } from './activity.ts'
+import type { GroupRow, MetaDataRow, PairRow, StatFields, UserRow, VaultRow } from '../entities.ts'
+import { toLeverage, toUsdc } from './units.ts'
+
+/** The one metadata row, as clients address it: `metaData(id: "ostium")`. */
+export const META_DATA_ID = 'ostium'
+/** The one vault row, as clients address it: `vault(id: "usdc-vault")`. */
+export const VAULT_ID = 'usdc-vault'
+const VAULT_ASSETS_USD = 60_000_000
+
+export function countOpenPerPair(pairs: PairRow[], activity: Activity): void {
+  for (const pair of pairs) {
+    pair.totalOpenTrades = BigInt(activity.trades.filter((trade) => trade.isOpen && trade.pair === pair.id).length)
+    pair.totalOpenLimitOrders = BigInt(activity.limits.filter((limit) => limit.isActive && limit.pair === pair.id).length)
+  }
+}
+
+/** Collateral of the open positions, per group and side (what the contract's group cap counts). */
+export function sumGroupCollateral(groups: GroupRow[], pairs: readonly PairRow[], activity: Activity): void {
+  const groupOf = new Map(pairs.map((pair) => [pair.id, pair.group]))
+  for (const group of groups) {
+    const open = activity.trades.filter((trade) => trade.isOpen && groupOf.get(trade.pair) === group.id)
+    group.longCollateral = sum(open.filter((trade) => trade.isBuy).map((trade) => trade.collateral))
+    group.shortCollateral = sum(open.filter((trade) => !trade.isBuy).map((trade) => trade.collateral))
+  }
+}
+
+export function buildUsers(traders: readonly string[], activity: Activity): UserRow[] {
+  return traders.map((trader) => ({ id: trader, keeperAllowance: 0n, ...statsOf(activity, (row) => row.trader === trader) }))
+}
+
+export function buildMetaData(activity: Activity, userCount: number): MetaDataRow {
+  return {
+    id: META_DATA_ID,
+    liqMarginThresholdP: toLeverage(25),
+    liqThresholdP: toLeverage(90),
+    maxNegativePnlOnOpenP: 40n,
+    isTradingPaused: false,
+    isCallbackPaused: false,
+    marketOrdersTimeout: 30n,
+    maxAllowedCollateral: toUsdc(1_000_000),
+    maxPendingMarketOrders: 5n,
+    maxTradesPerPair: 3n,
+    totalUsers: BigInt(userCount),
+    ...statsOf(activity, () => true),
+  }
+}
+
+export function buildVault(): VaultRow {
+  return {
+    id: VAULT_ID,
+    assets: toUsdc(VAULT_ASSETS_USD),
+    shares: toUsdc(VAULT_ASSETS_USD * 0.9),
+    sharePrice: toUsdc(1.11),
+    currentEpoch: 100n,
+    currentEpochStart: 0n,
+    currentEpochEnd: 0n,
+    currentMaxSupply: 0n,
+    accPnlPerTokenUsed: 0n,
+    maxDiscountP: 0n,
+    maxDiscountThresholdP: 0n,
+    rewardsPerToken: 0n,
+    totalLockedUsers: 0n,
+    withdrawWindow: 0n,
+  }
+}
+
+function statsOf(activity: Activity, belongs: (row: { trader: string }) => boolean): StatFields {
+  const trades = activity.trades.filter(belongs)
+  const orders = activity.orders.filter(belongs)
+  const closes = orders.filter((order) => order.orderAction === 'Close')
+  const executed = orders.filter((order) => !order.isPending && !order.isCancelled)
+  const volumeOf = (rows: ReadonlyArray<{ notional: bigint }>) => sum(rows.map((row) => row.notional))
+  const feeTotal = (field: 'devFee' | 'vaultFee' | 'oracleFee' | 'liquidationFee' | 'rolloverFee' | 'fundingFee') =>
+    sum(orders.map((order) => order[field]))
+  const typed = (orderType: string) => BigInt(orders.filter((order) => order.orderType === orderType).length)
+  return {
+    totalVolume: volumeOf(executed),
+    totalOpenVolume: volumeOf(trades.filter((trade) => trade.isOpen)),
+    totalClosedVolume: volumeOf(closes),
+    totalClosedCollateral: sum(closes.map((order) => order.collateral)),
+    totalPnL: sum(closes.map((order) => order.amountSentToTrader - order.collateral)),
+    netFundingPayment: feeTotal('fundingFee'),
+    totalTrades: BigInt(trades.length),
+    totalOpenTrades: BigInt(trades.filter((trade) => trade.isOpen).length),
+    totalMarketOrders: typed('Market'),
+    totalOpenLimitOrders: BigInt(activity.limits.filter((limit) => belongs(limit) && limit.isActive).length),
+    totalCancelledOrders: BigInt(orders.filter((order) => order.isCancelled).length),
+    totalProfitTrades: BigInt(closes.filter((order) => order.amountSentToTrader > order.collateral).length),
+    totalLossTrades: BigInt(closes.filter((order) => order.amountSentToTrader <= order.collateral).length),
+    totalTPOrders: typed('TP'),
+    totalSLOrders: typed('SL'),
+    totalLIQOrders: typed('LIQ'),
+    totalDevFee: feeTotal('devFee'),
+    totalVaultFee: feeTotal('vaultFee'),
+    totalOracleFee: feeTotal('oracleFee'),
+    totalLiquidationFee: feeTotal('liquidationFee'),
+    totalRolloverFee: feeTotal('rolloverFee'),
+  }
+}
+
+function sum(values: readonly bigint[]): bigint {
+  return values.reduce((total, value) => total + value, 0n)
+}

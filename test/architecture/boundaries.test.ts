@@ -1,0 +1,77 @@
+// The layering the README's layout table states, checked on the source: which folders production code may
+// import, and no import cycles anywhere.
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, normalize, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import t from 'tap'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|(?:^|\n)\s*import\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
+    .filter((file) => !file.startsWith('node_modules') && !file.includes('/out/'))
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8')
+  return [...text.matchAll(IMPORT)].map((match) => normalize(join(dirname(file), match[1] ?? match[2] ?? match[3]!)))
+}
+
+const isTest = (file: string) => /(^|\/)test\//.test(file)
+const production = ['schemas', 'kit', 'bus', 'services'].flatMap(sourceFiles).filter((file) => !isTest(file))
+
+// what each top-level folder's production code may import (besides itself)
+const allowed: Record<string, string[]> = {
+  schemas: [],
+  kit: ['schemas'],
+  bus: ['kit', 'schemas'],
+  services: ['kit', 'bus', 'schemas'],
+}
+
+t.test('production code imports only the layers below it, never deploy/, bench/, test/ or scripts/', async (t) => {
+  const violations: string[] = []
+  for (const file of production) {
+    const layer = file.split('/')[0]!
+    for (const target of importsOf(file)) {
+      const targetLayer = target.split('/')[0]!
+      if (targetLayer !== layer && !allowed[layer]!.includes(targetLayer)) violations.push(`${file} -> ${target}`)
+      if (isTest(target)) violations.push(`${file} -> ${target}`)
+    }
+  }
+  t.same(violations, [])
+})
+
+t.test('no capability imports the edge or run-roles, which compose them', async (t) => {
+  const composers = /^services\/(edge\/|run-roles\.ts|serve\.ts|main\.ts)/
+  const violations = production
+    .filter((file) => file.startsWith('services/') && !composers.test(file))
+    .flatMap((file) =>
+      importsOf(file)
+        .filter((target) => composers.test(target))
+        .map((target) => `${file} -> ${target}`),
+    )
+  t.same(violations, [])
+})
+
+t.test('no import cycles', async (t) => {
+  const files = ['schemas', 'kit', 'bus', 'services', 'deploy', 'scripts', 'client'].flatMap(sourceFiles)
+  const graph = new Map(files.map((file) => [file, importsOf(file)]))
+  const cycles: string[] = []
+  const state = new Map<string, 'visiting' | 'done'>()
+  const visit = (file: string, path: string[]) => {
+    if (state.get(file) === 'done') return
+    if (state.get(file) === 'visiting') {
+      cycles.push([...path.slice(path.indexOf(file)), file].join(' -> '))
+      return
+    }
+    state.set(file, 'visiting')
+    for (const target of graph.get(file) ?? []) visit(target, [...path, file])
+    state.set(file, 'done')
+  }
+  for (const file of files) visit(file, [])
+  t.same(cycles, [])
+})

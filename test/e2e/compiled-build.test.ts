@@ -1,0 +1,77 @@
+import { createRequire } from 'node:module'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import t from 'tap'
+import { build } from '../../scripts/build.ts'
+import { readJson } from '../support/http.ts'
+import { freePort } from '../support/servers.ts'
+import { startServiceProcess } from '../support/service-process.ts'
+import { waitFor } from '../support/wait.ts'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+/**
+ * The image's layout in a temp dir: package.json, the build in dist/ and a node_modules without the dev
+ * dependencies (symlinks to this checkout's packages), so neither tsx nor any other development tool can load.
+ */
+function productionInstall(dir: string): void {
+  copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'))
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+  const devOnly = new Set(Object.keys(manifest.devDependencies))
+  const link = (name: string) => {
+    if (devOnly.has(name) || name.startsWith('.')) return
+    if (name.startsWith('@') && !name.includes('/')) {
+      mkdirSync(join(dir, 'node_modules', name), { recursive: true })
+      for (const scoped of readdirSync(join(ROOT, 'node_modules', name))) link(`${name}/${scoped}`)
+      return
+    }
+    symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name))
+  }
+  mkdirSync(join(dir, 'node_modules'))
+  for (const name of readdirSync(join(ROOT, 'node_modules'))) link(name)
+}
+
+t.test('the compiled build serves prices with plain node, without tsx or any dev dependency', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'venue-build-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  // `npm test` type-checks the tree first; here only the emit and the assets are under test
+  build({ outDir: join(dir, 'dist'), noCheck: true })
+  productionInstall(dir)
+  const main = join(dir, 'dist', 'services', 'main.js')
+  const resolveFromBuild = createRequire(main).resolve
+  t.throws(() => resolveFromBuild('tsx'), { code: 'MODULE_NOT_FOUND' }, 'tsx cannot be loaded from the build')
+  t.throws(() => resolveFromBuild('typescript'), { code: 'MODULE_NOT_FOUND' })
+  t.ok(resolveFromBuild('uWebSockets.js'))
+
+  const port = await freePort()
+  const service = startServiceProcess(
+    ['edge', 'ingestor'],
+    { PORT: String(port), ONBOARDING_ENABLED: 'false', NODE_ENV: 'production' },
+    undefined,
+    { args: [main], cwd: dir },
+  )
+  t.teardown(() => service.stop())
+  const starting = await service.waitForLog('starting roles')
+  t.same(starting.roles, ['edge', 'ingestor'])
+  // what the kernel ran (the spawn goes through a parent-death-signal wrapper that execs node)
+  const proc = (file: string) => readFileSync(`/proc/${service.child.pid}/${file}`, 'utf8').split('\0').filter(Boolean)
+  t.same(proc('cmdline'), [process.execPath, main, 'edge', 'ingestor'], 'plain node, no --import')
+  // tap's process tracker adds its own --import to NODE_OPTIONS of every child it sees spawned
+  const nodeOptions = proc('environ').find((variable) => variable.startsWith('NODE_OPTIONS=')) ?? ''
+  t.notMatch(nodeOptions, /tsx/, 'no tsx loader through NODE_OPTIONS')
+  await service.waitForLog('edge listening')
+  const snapshot = await waitFor(
+    async () => {
+      const response = await fetch(`http://127.0.0.1:${port}/v1/prices`)
+      const body = response.status === 200 ? await readJson(response) : undefined
+      return body?.prices.length === 83 ? body : undefined
+    },
+    { what: '83 rows in /v1/prices', timeoutMs: 20_000 },
+  )
+  t.equal(snapshot.prices.length, 83)
+  // the candle merge script and the depth parameters are read from dist at run time
+  t.equal((await fetch(`http://127.0.0.1:${port}/v1/depth/BTC-USD`)).status, 200)
+  t.equal(await service.stop(), 0)
+})
