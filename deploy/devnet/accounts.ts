@@ -1,4 +1,4 @@
-import { type Address, type Hex, toHex } from 'viem'
+import { toHex } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import type { DevnetAccount } from '../../services/venue-contracts/deployment-record.ts'
 

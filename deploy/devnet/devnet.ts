@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Logger } from 'pino'
-import { type Address, type Hex, parseEther, parseUnits } from 'viem'
+import { type Address, parseEther, parseUnits } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { mintableTokenAbi } from './devnet-abis.ts'
 import { deployAccountAbstraction, simpleAccountFactoryAbi } from './account-abstraction.ts'
