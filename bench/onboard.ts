@@ -47,7 +47,7 @@ const totalRequests = rates.reduce((sum, rate) => sum + rate * seconds, 0) + 1
 const partners = Array.from({ length: totalRequests }, () => privateKeyToAccount(generatePrivateKey()))
 const config = onboardingConfig({ ONBOARD_ALLOWLIST: partners.map((partner) => partner.address).join(',') }, deployment)
 const clients = createChainClients(config.chains)
-const support = await checkChains(config.chains, clients, logger)
+const { support } = await checkChains(config.chains, clients, logger)
 const queue = createOnboardingQueue({ redis, namespace: `bench${randomUUID().slice(0, 8)}`, logger })
 const metrics = createMetrics()
 const relayer = startRelayer({

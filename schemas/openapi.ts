@@ -287,7 +287,7 @@ export function buildOpenApiDocument() {
                 LIMITED_HEADERS.extend({ location: z.string(), 'retry-after': seconds('Seconds before polling') }),
               ),
               400: json(
-                'Validation failed (`issues`), or the onboarding can never succeed as signed (expired, nonce used, signed for another domain): simulation found that the batch reverts, nothing was sent, and `details` holds the decoded reason',
+                'Validation failed (`issues`), or the onboarding can never succeed as signed (expired, nonce used): simulation found that the batch reverts, nothing was sent, and `details` holds the decoded reason',
                 onboardRejectedOrInvalid,
                 onboardRejectedExample,
               ),

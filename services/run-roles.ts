@@ -1,4 +1,5 @@
 import type { Env } from '../kit/config.ts'
+import { ServiceError } from '../kit/errors.ts'
 import { createRootLogger, type Logger } from '../kit/logger.ts'
 import { createMetrics } from '../kit/metrics.ts'
 import { openBus, openRedis } from './engines.ts'
@@ -88,10 +89,11 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       }
     }
   }
-  // An edge keeps serving prices when onboarding's chains cannot be set up (its intake then answers 500);
-  // a process that would only relay has nothing to do without them and stops.
+  // A wrong setting (a contract without code, names Trading does not sign with) stops the start. Any other
+  // failure to set the chains up (embedded chains that would not start) leaves an edge serving prices, its
+  // intake answering 500; a process that would only relay has nothing to do without them and stops.
   const resources = await onboarding?.catch((error: unknown) => {
-    if (!roles.includes('edge')) throw error
+    if (!roles.includes('edge') || (error instanceof ServiceError && error.code === 'config_invalid')) throw error
     log.error({ err: error }, 'onboarding unavailable: its chains could not be set up; prices and reads go on')
     return undefined
   })

@@ -1,27 +1,39 @@
 import { createRequire } from 'node:module'
 import { type Address, type Hex, concat, encodeAbiParameters, getContractAddress, isAddressEqual, parseAbi } from 'viem'
+import { CANONICAL_ENTRY_POINTS, type EntryPointVersion } from '../../services/venue-contracts/entry-points.ts'
 import { type DevnetClient, confirmTransaction } from './clients.ts'
 
 /** Pre-deployed by anvil (and present on most public chains): deploys `initcode` with CREATE2 under `salt`. */
 export const DETERMINISTIC_DEPLOYER: Address = '0x4e59b44847b379578588920cA78FbF26c0B4956C'
-export const ENTRY_POINT_V08: Address = '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108'
-/** SimpleAccountFactory v0.8, also permissionless's default factory for EntryPoint 0.8. */
-export const SIMPLE_ACCOUNT_FACTORY_V08: Address = '0x13E9ed32155810FDbd067D4522C492D6f68E5944'
 
-// The salts the canonical deployments used; with the npm artifacts' init code they give the addresses above.
-const ENTRY_POINT_V08_SALT: Hex = '0x0a59dbff790c23c976a548690c27297883cc66b4c67024f9117b0238995e35e9'
-const SIMPLE_ACCOUNT_FACTORY_V08_SALT: Hex = `0x${'00'.repeat(32)}`
+// The salts the canonical deployments used; with the npm artifacts' init code they give the canonical addresses
+// (the factory's salt is zero for both versions).
+const ENTRY_POINT_SALTS: Record<EntryPointVersion, Hex> = {
+  '0.7': '0x90d8084deab30c2a37c45e8d47f49f2f7965183cb6990a98943ef94940681de3',
+  '0.8': '0x0a59dbff790c23c976a548690c27297883cc66b4c67024f9117b0238995e35e9',
+}
+const SIMPLE_ACCOUNT_FACTORY_SALT: Hex = `0x${'00'.repeat(32)}`
+
+// @account-abstraction/contracts 0.8.0, and 0.7.0 under an npm alias
+const ARTIFACT_PACKAGES: Record<EntryPointVersion, string> = {
+  '0.7': '@account-abstraction/contracts-v07',
+  '0.8': '@account-abstraction/contracts',
+}
 
 export const simpleAccountFactoryAbi = parseAbi(['function getAddress(address owner, uint256 salt) view returns (address)'])
 
 /**
- * Deploys EntryPoint v0.8 and SimpleAccountFactory v0.8 at their canonical addresses. (Copying their runtime
- * code with anvil_setCode would not work: EntryPoint has immutables set by its constructor.)
+ * Deploys the EntryPoint of `version` and its SimpleAccountFactory at their canonical addresses. (Copying their
+ * runtime code with anvil_setCode would not work: EntryPoint has immutables set by its constructor.)
  */
-export async function deployAccountAbstraction(client: DevnetClient): Promise<void> {
-  await deployThroughCreate2(client, ENTRY_POINT_V08_SALT, artifactBytecode('EntryPoint'), ENTRY_POINT_V08)
-  const factoryInitCode = concat([artifactBytecode('SimpleAccountFactory'), encodeAbiParameters([{ type: 'address' }], [ENTRY_POINT_V08])])
-  await deployThroughCreate2(client, SIMPLE_ACCOUNT_FACTORY_V08_SALT, factoryInitCode, SIMPLE_ACCOUNT_FACTORY_V08)
+export async function deployAccountAbstraction(client: DevnetClient, version: EntryPointVersion): Promise<void> {
+  const { entryPoint, simpleAccountFactory } = CANONICAL_ENTRY_POINTS[version]
+  await deployThroughCreate2(client, ENTRY_POINT_SALTS[version], artifactBytecode(version, 'EntryPoint'), entryPoint)
+  const factoryInitCode = concat([
+    artifactBytecode(version, 'SimpleAccountFactory'),
+    encodeAbiParameters([{ type: 'address' }], [entryPoint]),
+  ])
+  await deployThroughCreate2(client, SIMPLE_ACCOUNT_FACTORY_SALT, factoryInitCode, simpleAccountFactory)
 }
 
 async function deployThroughCreate2(client: DevnetClient, salt: Hex, initCode: Hex, expected: Address) {
@@ -36,8 +48,8 @@ async function deployThroughCreate2(client: DevnetClient, salt: Hex, initCode: H
   if (!code || code === '0x') throw new Error(`CREATE2 deployment to ${expected} left no code (transaction ${hash})`)
 }
 
-function artifactBytecode(contractName: 'EntryPoint' | 'SimpleAccountFactory'): Hex {
+function artifactBytecode(version: EntryPointVersion, contractName: 'EntryPoint' | 'SimpleAccountFactory'): Hex {
   const require = createRequire(import.meta.url)
-  const artifact = require(`@account-abstraction/contracts/artifacts/${contractName}.json`) as { bytecode: Hex }
+  const artifact = require(`${ARTIFACT_PACKAGES[version]}/artifacts/${contractName}.json`) as { bytecode: Hex }
   return artifact.bytecode
 }

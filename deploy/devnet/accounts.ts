@@ -1,4 +1,4 @@
-import { type Address, type Hex, toHex } from 'viem'
+import { toHex } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import type { DevnetAccount } from '../../services/venue-contracts/deployment-record.ts'
 
@@ -15,6 +15,8 @@ export const accountIndexes = {
   bundlerUtility: 2,
   relayer: 3,
   demoPartner: 4,
+  /** signs the development chain's paymaster approvals; holds nothing, so it is past the funded ten */
+  paymasterSigner: 10,
 } as const
 
 export const firstFreeAccountIndex = 5

@@ -15,6 +15,7 @@ export const contractNames = [
   'VenueAtomicTrading',
   'OwnedContractWallet',
   'LegacyTrading',
+  'SponsoringPaymaster',
 ] as const
 
 export type ContractName = (typeof contractNames)[number]

@@ -10,3 +10,9 @@ export const contractWalletAbi = parseAbi([
   'function execute(address target, uint256 value, bytes data) payable returns (bytes)',
   'function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)',
 ])
+
+export const sponsoringPaymasterAbi = parseAbi([
+  'function deposit() payable',
+  'function signer() view returns (address)',
+  'function entryPoint() view returns (address)',
+])

@@ -1,17 +1,18 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Logger } from 'pino'
-import { type Address, type Hex, parseEther, parseUnits } from 'viem'
+import { type Address, parseEther, parseUnits } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { mintableTokenAbi } from './devnet-abis.ts'
-import { ENTRY_POINT_V08, SIMPLE_ACCOUNT_FACTORY_V08, deployAccountAbstraction, simpleAccountFactoryAbi } from './account-abstraction.ts'
+import { deployAccountAbstraction, simpleAccountFactoryAbi } from './account-abstraction.ts'
+import { CANONICAL_ENTRY_POINTS, type EntryPointVersion } from '../../services/venue-contracts/entry-points.ts'
 import { accountIndexes, anvilAccount } from './accounts.ts'
 import { startAlto } from './alto.ts'
 import { startAnvil } from './anvil.ts'
 import { type DevnetClient, confirmTransaction, devnetChain, devnetClient } from './clients.ts'
 import { type CompiledContracts, compileContracts } from './compile.ts'
 import { settleAll } from './settle.ts'
-import { deployVenueContracts } from './venue-contracts.ts'
+import { deploySponsoringPaymaster, deployVenueContracts } from './venue-contracts.ts'
 import {
   SPEC_DELEGATION_DOMAIN,
   type DelegationDomain,
@@ -40,21 +41,39 @@ export interface StartDevnetOptions {
   chainIds?: number[]
   /** the names Trading checks delegations under, on every chain; the spec's by default */
   delegationDomain?: DelegationDomain
+  /** the EntryPoint (and SimpleAccountFactory) version deployed and bundled on every chain; 0.8 by default */
+  entryPointVersion?: EntryPointVersion
+  /**
+   * Deploys a verifying paymaster with a deposit on every chain and leaves the relayer's smart account without
+   * ETH: its operations land only when the paymaster sponsors them (see test/support/paymaster-server.ts).
+   */
+  paymaster?: boolean
   logger?: Logger
+}
+
+/** What every chain of one devnet is built with. */
+interface ChainSetup {
+  compiled: CompiledContracts
+  delegationDomain: DelegationDomain
+  entryPointVersion: EntryPointVersion
+  paymaster: boolean
 }
 
 // Chain 421614's test token has no permit; elsewhere USDC is native USDC with ERC-2612.
 const chainIdsWithPlainUsdc = new Set([421614])
 const DEMO_PARTNER_USDC = parseUnits('1000000', 6)
 const RELAYER_SMART_ACCOUNT_ETH = parseEther('100')
+const PAYMASTER_DEPOSIT_ETH = parseEther('10')
 
 /**
- * Starts, for each chain id, an anvil node with EntryPoint v0.8, SimpleAccountFactory v0.8 and the venue's
+ * Starts, for each chain id, an anvil node with EntryPoint v0.8 (or v0.7), its SimpleAccountFactory and the venue's
  * contracts deployed, and an alto bundler serving it. All of it listens on 127.0.0.1 only.
  */
 export async function startDevnet({
   chainIds = [42161, 421614],
   delegationDomain = SPEC_DELEGATION_DOMAIN,
+  entryPointVersion = '0.8',
+  paymaster = false,
   logger,
 }: StartDevnetOptions = {}): Promise<Devnet> {
   if (chainIds.length === 0) throw new Error('startDevnet needs at least one chain id')
@@ -67,7 +86,8 @@ export async function startDevnet({
   try {
     chains = await settleAll(
       chainIds.map(async (chainId) => {
-        const chain = await startChain(chainId, compiledContracts, delegationDomain, logger?.child({ chainId }))
+        const setup = { compiled: compiledContracts, delegationDomain, entryPointVersion, paymaster }
+        const chain = await startChain(chainId, setup, logger?.child({ chainId }))
         runningChains.push(chain)
         return chain
       }),
@@ -99,12 +119,8 @@ interface RunningChain {
   stop(): Promise<void>
 }
 
-async function startChain(
-  chainId: number,
-  compiled: CompiledContracts,
-  delegationDomain: DelegationDomain,
-  logger?: Logger,
-): Promise<RunningChain> {
+async function startChain(chainId: number, setup: ChainSetup, logger?: Logger): Promise<RunningChain> {
+  const { entryPoint, simpleAccountFactory } = CANONICAL_ENTRY_POINTS[setup.entryPointVersion]
   const startedAt = performance.now()
   const stopsInStartOrder: (() => Promise<void>)[] = []
   const stop = async () => {
@@ -114,13 +130,13 @@ async function startChain(
     const anvil = await startAnvil(chainId, logger)
     stopsInStartOrder.push(anvil.stop)
     const deployer = devnetClient(devnetChain(chainId, anvil.rpcUrl), privateKeyToAccount(anvilAccount(accountIndexes.deployer).privateKey))
-    await deployAccountAbstraction(deployer)
+    await deployAccountAbstraction(deployer, setup.entryPointVersion)
 
     // The bundler needs only the EntryPoint: start it while the venue's contracts are deployed.
     const bundlerStarting = startAlto({
       chainId,
       rpcUrl: anvil.rpcUrl,
-      entryPoint: ENTRY_POINT_V08,
+      entryPoint,
       executorPrivateKey: anvilAccount(accountIndexes.bundlerExecutor).privateKey,
       utilityPrivateKey: anvilAccount(accountIndexes.bundlerUtility).privateKey,
       logger,
@@ -128,7 +144,7 @@ async function startChain(
       stopsInStartOrder.push(bundler.stop)
       return bundler
     })
-    const venueDeploying = deployVenueAndFund(deployer, compiled, delegationDomain)
+    const venueDeploying = deployVenueAndFund(deployer, setup)
     await settleAll<unknown>([bundlerStarting, venueDeploying])
     const bundler = await bundlerStarting
     const venue = await venueDeploying
@@ -139,12 +155,13 @@ async function startChain(
         chainId,
         rpcUrl: anvil.rpcUrl,
         bundlerUrl: bundler.bundlerUrl,
-        entryPoint: ENTRY_POINT_V08,
-        entryPointVersion: '0.8',
-        accountFactory: SIMPLE_ACCOUNT_FACTORY_V08,
+        entryPoint,
+        entryPointVersion: setup.entryPointVersion,
+        accountFactory: simpleAccountFactory,
         contracts: venue.contracts,
         usdcHasPermit: venue.usdcHasPermit,
-        delegationDomain,
+        delegationDomain: setup.delegationDomain,
+        ...(venue.paymaster && { paymaster: venue.paymaster }),
       },
       relayerSmartAccount: venue.relayerSmartAccount,
       stop,
@@ -155,9 +172,9 @@ async function startChain(
   }
 }
 
-async function deployVenueAndFund(deployer: DevnetClient, compiled: CompiledContracts, delegationDomain: DelegationDomain) {
+async function deployVenueAndFund(deployer: DevnetClient, setup: ChainSetup) {
   const usdcHasPermit = !chainIdsWithPlainUsdc.has(deployer.chain.id)
-  const contracts = await deployVenueContracts(deployer, compiled, usdcHasPermit, delegationDomain)
+  const contracts = await deployVenueContracts(deployer, setup.compiled, usdcHasPermit, setup.delegationDomain)
   const demoPartnerFunding = await deployer.writeContract({
     address: contracts.usdc,
     abi: mintableTokenAbi,
@@ -166,13 +183,19 @@ async function deployVenueAndFund(deployer: DevnetClient, compiled: CompiledCont
   })
   await confirmTransaction(deployer, demoPartnerFunding, "minting the demo partner's USDC")
 
-  // The smart account pays the EntryPoint for its operations, so it gets ETH before it is even deployed.
+  const { entryPoint, simpleAccountFactory } = CANONICAL_ENTRY_POINTS[setup.entryPointVersion]
   const relayerSmartAccount = await deployer.readContract({
-    address: SIMPLE_ACCOUNT_FACTORY_V08,
+    address: simpleAccountFactory,
     abi: simpleAccountFactoryAbi,
     functionName: 'getAddress',
     args: [anvilAccount(accountIndexes.relayer).address, 0n],
   })
+  if (setup.paymaster) {
+    const signer = anvilAccount(accountIndexes.paymasterSigner).address
+    const paymaster = await deploySponsoringPaymaster(deployer, setup.compiled, { entryPoint, signer, deposit: PAYMASTER_DEPOSIT_ETH })
+    return { contracts, usdcHasPermit, relayerSmartAccount, paymaster }
+  }
+  // The smart account pays the EntryPoint for its operations, so it gets ETH before it is even deployed.
   const relayerFunding = await deployer.sendTransaction({ to: relayerSmartAccount, value: RELAYER_SMART_ACCOUNT_ETH })
   await confirmTransaction(deployer, relayerFunding, "funding the relayer's smart account")
   return { contracts, usdcHasPermit, relayerSmartAccount }

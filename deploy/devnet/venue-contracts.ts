@@ -1,5 +1,6 @@
 import { type Address, getAddress } from 'viem'
 import { tradingAbi } from '../../services/venue-contracts/abis.ts'
+import { sponsoringPaymasterAbi } from './devnet-abis.ts'
 import { type DevnetClient, confirmTransaction } from './clients.ts'
 import type { CompiledContract, CompiledContracts } from './compile.ts'
 import type { DelegationDomain, VenueContracts } from '../../services/venue-contracts/deployment-record.ts'
@@ -32,6 +33,23 @@ export function deployLegacyTrading(client: DevnetClient, compiled: CompiledCont
 /** A plain ERC-20 without permit, as USDC where a chain's token has none. */
 export function deployPlainUsdc(client: DevnetClient, compiled: CompiledContracts) {
   return deployContract(client, compiled.PlainUSDC)
+}
+
+/** The development chain's verifying paymaster (see SponsoringPaymaster.sol), with `deposit` ETH at the EntryPoint. */
+export async function deploySponsoringPaymaster(
+  client: DevnetClient,
+  compiled: CompiledContracts,
+  options: { entryPoint: Address; signer: Address; deposit: bigint },
+): Promise<Address> {
+  const paymaster = await deployContract(client, compiled.SponsoringPaymaster, [options.entryPoint, options.signer])
+  const hash = await client.writeContract({
+    address: paymaster,
+    abi: sponsoringPaymasterAbi,
+    functionName: 'deposit',
+    value: options.deposit,
+  })
+  await confirmTransaction(client, hash, "funding the paymaster's deposit")
+  return paymaster
 }
 
 async function deployContract(

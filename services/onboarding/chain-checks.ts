@@ -14,27 +14,60 @@ export interface ChainSupport {
   delegationUnavailable?: string
   /** why permits are refused on this chain; absent when USDC takes permits (or the chain allows none) */
   permitUnavailable?: string
+  /** why the chain is not checked yet (its node could not be reached): its onboardings answer 500 until it is */
+  unchecked?: { reason: string; cause?: unknown }
 }
 
 export type ChainsSupport = ReadonlyMap<number, ChainSupport>
 
+export interface ChainChecks {
+  /** kept up to date as checks that could not reach a node are retried */
+  support: ChainsSupport
+  /** stops the retries */
+  stop(): void
+}
+
 const ANY_ADDRESS: Address = '0x0000000000000000000000000000000000000001'
+const RETRY_FIRST_MS = 1000
+const RETRY_MAX_MS = 30_000
 
 /**
  * Checks every configured chain before anything is served: the four contracts, the EntryPoint and the account
  * factory have code (else the start fails naming the setting); the delegation's configured domain and type name
  * are the ones Trading checks, where Trading can say (else the start fails); Trading answers `delegatableNonces`
- * and USDC `nonces` (else that half is refused, loudly, from the start). A node that cannot be reached fails
- * the start too: nothing would work.
+ * and USDC `nonces` (else that half is refused, loudly, from the start). A chain whose node cannot be reached does
+ * not stop the start (prices need no chain): its onboardings answer 500 and the check is retried with backoff
+ * until the node answers.
  */
-export async function checkChains(chains: ChainConfig[], clients: ChainClients, logger: Logger): Promise<ChainsSupport> {
+export async function checkChains(chains: ChainConfig[], clients: ChainClients, logger: Logger): Promise<ChainChecks> {
   const support = new Map<number, ChainSupport>()
-  for (const chain of chains) {
+  const timers = new Map<number, NodeJS.Timeout>()
+  let stopped = false
+
+  const check = async (chain: ChainConfig, retryMs: number, atStart: boolean): Promise<void> => {
     const connection = clients.get(chain.chainId)
     if (!connection) throw new Error(`no chain clients for configured chain ${chain.chainId}`)
-    const found = await checkChain(chain, connection.publicClient)
-    support.set(chain.chainId, found)
     const log = logger.child({ chainId: chain.chainId })
+    let found: ChainSupport
+    try {
+      found = await checkChain(chain, connection.publicClient)
+    } catch (error) {
+      const reachable = !(error instanceof ServiceError && error.code === 'upstream_unavailable')
+      if (atStart && reachable) throw error
+      const reason = error instanceof Error ? error.message : String(error)
+      support.set(chain.chainId, { unchecked: { reason, cause: error instanceof Error ? error.cause : undefined } })
+      if (reachable) {
+        log.error({ reason }, 'onboarding: the chain failed its check; its onboardings answer 500')
+        return
+      }
+      log.error({ reason, retryInMs: retryMs }, 'onboarding: the chain could not be checked; its onboardings answer 500 until it is')
+      if (!stopped) {
+        const retry = () => void check(chain, Math.min(retryMs * 2, RETRY_MAX_MS), false)
+        timers.set(chain.chainId, setTimeout(retry, retryMs).unref())
+      }
+      return
+    }
+    support.set(chain.chainId, found)
     if (found.delegationUnavailable) log.error({ reason: found.delegationUnavailable }, 'onboarding: delegations are refused on this chain')
     if (found.permitUnavailable) log.error({ reason: found.permitUnavailable }, 'onboarding: permits are refused on this chain')
     log.info(
@@ -42,7 +75,21 @@ export async function checkChains(chains: ChainConfig[], clients: ChainClients, 
       'onboarding chain checked',
     )
   }
-  return support
+
+  try {
+    for (const chain of chains) await check(chain, RETRY_FIRST_MS, true)
+  } catch (error) {
+    stopped = true
+    for (const timer of timers.values()) clearTimeout(timer)
+    throw error
+  }
+  return {
+    support,
+    stop() {
+      stopped = true
+      for (const timer of timers.values()) clearTimeout(timer)
+    },
+  }
 }
 
 async function checkChain(chain: ChainConfig, client: PublicClient): Promise<ChainSupport> {
@@ -134,5 +181,7 @@ function invalid(chainId: number, message: string): ServiceError {
 // viem's short message, which names neither the URL nor the request body
 function unreachable(chainId: number, error: unknown): ServiceError {
   const why = error instanceof BaseError ? error.shortMessage : String(error)
-  return new ServiceError('config_invalid', `chain ${chainId}: the node could not be reached to check the contracts at start (${why})`)
+  return new ServiceError('upstream_unavailable', `chain ${chainId}: the node could not be reached to check the contracts (${why})`, {
+    cause: error,
+  })
 }

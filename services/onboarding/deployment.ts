@@ -29,6 +29,7 @@ const DeploymentFile = z.object({
       delegationDomain: z
         .object({ name: z.string().min(1), version: z.string().min(1), typeName: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/) })
         .default(SPEC_DELEGATION_DOMAIN),
+      paymaster: EnvAddress.optional(),
     }),
   ),
   relayer: z.object({ address: EnvAddress, smartAccountAddress: EnvAddress, devnetRelayerPrivateKey: PrivateKey }),

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis'
 import type { Env } from '../../kit/config.ts'
 import type { Logger } from '../../kit/logger.ts'
-import { checkChains, type ChainsSupport } from './chain-checks.ts'
+import { checkChains, type ChainChecks, type ChainsSupport } from './chain-checks.ts'
 import { createChainClients, type ChainClients } from './chain-clients.ts'
 import { setUpOnboarding, type OnboardingSetup } from './config.ts'
 import type { EmbeddedChainStarter } from './deployment.ts'
@@ -26,9 +26,9 @@ export async function openOnboardingResources(options: {
 }): Promise<OnboardingResources> {
   const setup = await setUpOnboarding(options.env, options.logger, options.startEmbeddedChains)
   const clients = createChainClients(setup.config.chains)
-  let support: ChainsSupport
+  let checks: ChainChecks
   try {
-    support = await checkChains(setup.config.chains, clients, options.logger)
+    checks = await checkChains(setup.config.chains, clients, options.logger)
   } catch (error) {
     clients.close()
     await setup.stop()
@@ -48,9 +48,10 @@ export async function openOnboardingResources(options: {
   return {
     setup,
     clients,
-    support,
+    support: checks.support,
     queue,
     async close() {
+      checks.stop()
       await queue.close()
       clients.close()
       await setup.stop()

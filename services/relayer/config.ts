@@ -10,7 +10,8 @@ const PRIVATE_KEY = /^0x[a-fA-F0-9]{64}$/
 
 const RelayerEnv = z.object({
   /** owner key of the relayer's smart account; never logged */
-  RELAYER_PRIVATE_KEY: z.string().regex(PRIVATE_KEY, 'must be a 32-byte hex key (0x and 64 hex characters)').optional(),
+  // checked in relayerKey, not here: a refused value would be echoed in the message
+  RELAYER_PRIVATE_KEY: z.string().optional(),
   /** a file holding the key instead (e.g. a mounted secret) */
   RELAYER_PRIVATE_KEY_FILE: z.string().min(1).optional(),
   /**
@@ -60,7 +61,10 @@ export function relayerConfig(env: Env, deployment?: DevnetDeployment): RelayerC
 function relayerKey(parsed: z.infer<typeof RelayerEnv>, deployment: DevnetDeployment | undefined): Hex {
   const { RELAYER_PRIVATE_KEY: inline, RELAYER_PRIVATE_KEY_FILE: file } = parsed
   if (inline && file) throw invalid('set RELAYER_PRIVATE_KEY or RELAYER_PRIVATE_KEY_FILE, not both')
-  if (inline) return inline as Hex
+  if (inline) {
+    if (!PRIVATE_KEY.test(inline)) throw invalid('RELAYER_PRIVATE_KEY: must be a 32-byte hex key (0x and 64 hex characters)')
+    return inline as Hex
+  }
   if (file) return keyFromFile(file)
   if (deployment) return deployment.relayer.devnetRelayerPrivateKey
   throw invalid('RELAYER_PRIVATE_KEY or RELAYER_PRIVATE_KEY_FILE is required')

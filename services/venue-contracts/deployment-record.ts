@@ -45,6 +45,8 @@ export interface DevnetChain {
   usdcHasPermit: boolean
   /** the names Trading was deployed with */
   delegationDomain: DelegationDomain
+  /** a verifying paymaster that sponsors the relayer's operations, where the chain has one */
+  paymaster?: Address
 }
 
 export interface DevnetDeployment {

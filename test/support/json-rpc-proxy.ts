@@ -1,6 +1,6 @@
 import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { closableFetch } from '../../services/onboarding/closable-fetch.ts'
+import { listenOnLoopback } from './loopback-http.ts'
 
 export interface JsonRpcCall {
   method: string
@@ -44,15 +44,13 @@ export async function startJsonRpcProxy(target: string, refuse: (call: JsonRpcCa
     response.statusCode = forwarded.status
     response.end(await forwarded.text())
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+  const listening = await listenOnLoopback(server)
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     methods,
     async close() {
       upstream.close()
-      server.closeAllConnections()
-      await new Promise((resolve) => server.close(resolve))
+      await listening.close()
     },
   }
 }

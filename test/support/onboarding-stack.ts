@@ -47,12 +47,12 @@ export async function startOnboardingStack(options: OnboardingStackOptions): Pro
   const parsed = onboardingConfig(env, options.deployment)
   const config = { ...parsed, chains: parsed.chains.map(options.adjustChain ?? ((chain) => chain)) }
   const clients = createChainClients(config.chains)
-  const support = await checkChains(config.chains, clients, logger).catch((error: unknown) => {
+  const checks = await checkChains(config.chains, clients, logger).catch((error: unknown) => {
     clients.close()
     throw error
   })
   const queue = createOnboardingQueue({ redis: options.redis, namespace, backoffMs: 100, logger })
-  const server = await serveRoutes(onboardingRoutes(Promise.resolve({ config, chains: clients, support, queue })))
+  const server = await serveRoutes(onboardingRoutes(Promise.resolve({ config, chains: clients, support: checks.support, queue })))
   const relayers: Relayer[] = []
   const start = () => {
     const relayer = startRelayer({
@@ -75,6 +75,7 @@ export async function startOnboardingStack(options: OnboardingStackOptions): Pro
     queue,
     startRelayer: start,
     async stop() {
+      checks.stop()
       server.close()
       for (const relayer of relayers) await relayer.stop()
       await queue.close()

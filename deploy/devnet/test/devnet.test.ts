@@ -5,7 +5,7 @@ import { type Abi, type AbiParameter, type Address, encodeFunctionData, parseUni
 import { privateKeyToAccount } from 'viem/accounts'
 import { contractWalletAbi, mintableTokenAbi } from '../devnet-abis.ts'
 import { permitUsdcAbi, tradingAbi, tradingStorageAbi, wrapperAbi } from '../../../services/venue-contracts/abis.ts'
-import { ENTRY_POINT_V08, SIMPLE_ACCOUNT_FACTORY_V08 } from '../account-abstraction.ts'
+import { CANONICAL_ENTRY_POINTS } from '../../../services/venue-contracts/entry-points.ts'
 import { anvilAccount, firstFreeAccountIndex } from '../accounts.ts'
 import { confirmTransaction, devnetChain, devnetClient } from '../clients.ts'
 import type { CompiledContracts } from '../compile.ts'
@@ -80,7 +80,7 @@ t.test('EntryPoint v0.8 and SimpleAccountFactory v0.8 are at their canonical add
   for (const [chain, relayer] of chainsAndRelayers) {
     t.equal(chain.entryPoint, '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108')
     t.equal(chain.accountFactory, '0x13E9ed32155810FDbd067D4522C492D6f68E5944')
-    for (const address of [ENTRY_POINT_V08, SIMPLE_ACCOUNT_FACTORY_V08]) {
+    for (const address of [CANONICAL_ENTRY_POINTS['0.8'].entryPoint, CANONICAL_ENTRY_POINTS['0.8'].simpleAccountFactory]) {
       const code = await relayer.publicClient.getCode({ address })
       t.ok(code && code.length > 2, `code at ${address} on ${chain.chainId}`)
     }

@@ -1,16 +1,19 @@
 import t from 'tap'
 import { pino } from 'pino'
-import { parseUnits, zeroAddress, type Address } from 'viem'
+import { parseUnits, toFunctionSelector, zeroAddress, type Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { anvilAccount, accountIndexes } from '../../../deploy/devnet/accounts.ts'
 import { startDevnet, toDeployment } from '../../../deploy/devnet/devnet.ts'
 import { deployLegacyTrading, deployPlainUsdc } from '../../../deploy/devnet/venue-contracts.ts'
 import { devnetChain } from '../../../test/support/devnet-chain.ts'
 import { readJson } from '../../../test/support/http.ts'
+import { startJsonRpcProxy } from '../../../test/support/json-rpc-proxy.ts'
 import { startOnboardingStack } from '../../../test/support/onboarding-stack.ts'
+import { waitFor } from '../../../test/support/wait.ts'
 import { SPEC_DELEGATION_DOMAIN, type DelegationDomain } from '../../venue-contracts/deployment-record.ts'
 import type { ChainConfig } from '../chain-config.ts'
 import { chainTimePlus, signOnboarding } from '../partner-client.ts'
+import { onboardingJobId } from '../relay-job.ts'
 
 // A development chain whose Trading was deployed with a deployment's own names, as the venue's published
 // Delegatable signs: domain { name: "Ostium", version: "1" } and type Delegation(...). The service is configured
@@ -28,7 +31,7 @@ t.teardown(async () => {
   await devnet.stop()
 })
 
-const partners = Array.from({ length: 4 }, () => privateKeyToAccount(generatePrivateKey()))
+const partners = Array.from({ length: 5 }, () => privateKeyToAccount(generatePrivateKey()))
 const allowlist = partners.map((partner) => partner.address)
 let clientsTaken = 0
 
@@ -117,15 +120,45 @@ t.test('a contract, the EntryPoint or the account factory without code stops the
   }
 })
 
-t.test('an unreachable node stops the start without naming its URL', async (t) => {
+t.test('a node unreachable at start: the start goes on, its onboardings answer 500 until the retried check reaches it', async (t) => {
+  let down = true
+  const node = await startJsonRpcProxy(one.chain.rpcUrl, () => down)
+  const { logger, lines } = capturedLogger()
+  const stack = await startOnboardingStack({
+    deployment,
+    allowlist,
+    logger,
+    relayer: false,
+    deadlineMs: 200,
+    adjustChain: withChain({ rpcUrl: node.url }),
+  })
+  t.teardown(async () => {
+    await stack.stop()
+    await node.close()
+  })
+  const startError = lines.find((line) => line.msg === 'onboarding: the chain could not be checked; its onboardings answer 500 until it is')
+  t.same([startError?.level, startError?.retryInMs], [50, 1000], 'one error line at start, and a retry in a second')
+  t.match(startError?.reason, /^chain 42161: the node could not be reached to check the contracts \(/)
+
+  const soon = await chainTimePlus(one.publicClient, 30 * 60)
+  const body = await signOnboarding({ chain: one.chain, client: one.publicClient, signer: partners[4]!, delegation: { expiry: soon } })
+  const refused = await post(stack.baseUrl, body)
+  t.equal(refused.status, 500)
+  t.match((await readJson(refused)).message, /^onboarding on chain 42161 is not available yet: chain 42161: the node could not be reached/)
+
+  down = false
+  await waitFor(() => lines.some((line) => line.msg === 'onboarding chain checked'), { timeoutMs: 10_000, what: 'the retried check' })
+  const accepted = await post(stack.baseUrl, body)
+  t.equal(accepted.status, 202, 'taken (no relayer runs here, so it waits past the deadline)')
+})
+
+t.test('a node unreachable at start is not named in any line', async (t) => {
   const rpcUrl = 'http://user:secret@127.0.0.1:1/key-in-path'
-  const failure = await startOnboardingStack({ deployment, allowlist, relayer: false, adjustChain: withChain({ rpcUrl }) }).then(
-    () => undefined,
-    (error: unknown) => error as Error & { code: string },
-  )
-  t.equal(failure?.code, 'config_invalid')
-  t.match(failure?.message, /^chain 42161: the node could not be reached to check the contracts at start \(/)
-  t.notMatch(failure?.message, /secret|key-in-path/)
+  const { logger, lines } = capturedLogger()
+  const stack = await startOnboardingStack({ deployment, allowlist, logger, relayer: false, adjustChain: withChain({ rpcUrl }) })
+  t.teardown(() => stack.stop())
+  t.ok(lines.length > 0)
+  t.notMatch(JSON.stringify(lines), /secret|key-in-path/)
 })
 
 t.test('a Trading without signature delegation: delegations are refused from the start, permits still relayed', async (t) => {
@@ -193,4 +226,32 @@ t.test('a USDC without permit on a chain that allows one: permits are refused fr
       message: `not relayed on chain 42161: USDC ${plainUsdc} does not answer nonces(address): it has no ERC-2612 permit (the wallet approves TradingStorage itself and posts only delegation)`,
     },
   ])
+})
+
+t.test('a node that fails the permit check is a 500 (the spec lists no 502 for onboarding), and nothing is queued', async (t) => {
+  const usdc = one.chain.contracts.usdc.toLowerCase()
+  const readName = toFunctionSelector('name()')
+  const node = await startJsonRpcProxy(one.chain.rpcUrl, ({ method, params }) => {
+    const call = params?.[0] as { to?: string; data?: string } | undefined
+    return method === 'eth_call' && call?.to?.toLowerCase() === usdc && call.data?.startsWith(readName) === true
+  })
+  const stack = await startOnboardingStack({ deployment, allowlist, relayer: false, adjustChain: withChain({ rpcUrl: node.url }) })
+  t.teardown(async () => {
+    await stack.stop()
+    await node.close()
+  })
+  const soon = await chainTimePlus(one.publicClient, 30 * 60)
+  const body = await signOnboarding({
+    chain: one.chain,
+    client: one.publicClient,
+    signer: partners[3]!,
+    permit: { value: HUNDRED_USDC, deadline: soon, domain: { name: 'USD Coin', version: '2' } },
+  })
+  const response = await post(stack.baseUrl, body)
+  t.equal(response.status, 500)
+  t.same(await readJson(response), {
+    error: 'Internal Server Error',
+    message: 'the chain could not be reached to check the permit signature (read the token permit domain); retry shortly',
+  })
+  t.equal(await stack.queue.get(onboardingJobId(body)), undefined, 'not queued')
 })

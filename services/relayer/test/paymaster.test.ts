@@ -1,0 +1,93 @@
+import t from 'tap'
+import { parseUnits } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { accountIndexes, anvilAccount } from '../../../deploy/devnet/accounts.ts'
+import { startDevnet, toDeployment } from '../../../deploy/devnet/devnet.ts'
+import { devnetChain } from '../../../test/support/devnet-chain.ts'
+import { readJson } from '../../../test/support/http.ts'
+import { startOnboardingStack } from '../../../test/support/onboarding-stack.ts'
+import { startPaymasterServer } from '../../../test/support/paymaster-server.ts'
+import { chainTimePlus, signOnboarding } from '../../onboarding/partner-client.ts'
+
+// A development chain with a verifying paymaster and a relayer smart account that holds no ETH: operations land
+// only when the ERC-7677 paymaster service (pm_getPaymasterStubData, pm_getPaymasterData) sponsors them.
+
+const HUNDRED_USDC = parseUnits('100', 6)
+const POLICY = 'sp_devnet_onboarding'
+const devnet = await startDevnet({ chainIds: [42161], paymaster: true })
+const deployment = toDeployment(devnet)
+const one = devnetChain(devnet.chain(42161))
+const paymaster = await startPaymasterServer({
+  paymaster: one.chain.paymaster!,
+  entryPoint: one.chain.entryPoint,
+  chainId: 42161,
+  signerKey: anvilAccount(accountIndexes.paymasterSigner).privateKey,
+  policyId: POLICY,
+})
+const partners = [privateKeyToAccount(generatePrivateKey()), privateKeyToAccount(generatePrivateKey())]
+const allowlist = partners.map((partner) => partner.address)
+const relayerAccount = deployment.relayer.smartAccountAddress
+t.teardown(async () => {
+  await paymaster.close()
+  one.close()
+  await devnet.stop()
+})
+
+const post = (baseUrl: string, body: unknown, ip: string) =>
+  fetch(`${baseUrl}/v1/onboard`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, connection: 'close' },
+    body: JSON.stringify(body),
+  })
+
+const bothParts = async (index: number) => {
+  const soon = await chainTimePlus(one.publicClient, 30 * 60)
+  return signOnboarding({
+    chain: one.chain,
+    client: one.publicClient,
+    signer: partners[index]!,
+    delegation: { expiry: soon },
+    permit: { value: HUNDRED_USDC, deadline: soon },
+  })
+}
+
+t.test("a paymaster the service's context names sponsors the account's deployment and the onboarding", async (t) => {
+  t.equal(await one.publicClient.getBalance({ address: relayerAccount }), 0n, 'the relaying account holds no ETH')
+  const stack = await startOnboardingStack({
+    deployment,
+    allowlist,
+    adjustChain: (chain) => ({ ...chain, paymasterUrl: paymaster.url, paymasterContext: { sponsorshipPolicyId: POLICY } }),
+  })
+  t.teardown(() => stack.stop())
+  const fromBlock = await one.publicClient.getBlockNumber()
+
+  const response = await post(stack.baseUrl, await bothParts(0), '198.51.100.1')
+
+  t.equal(response.status, 200)
+  const answer = await readJson(response)
+  t.equal(answer.status, 'confirmed')
+  t.same(answer.state, { onboarded: true, missing: [], delegate: one.chain.contracts.wrapper, allowance: HUNDRED_USDC.toString() })
+  const events = await one.onboardingOperationsAfter(relayerAccount, fromBlock)
+  t.same(
+    events.map((event) => [event.args.userOpHash, event.args.paymaster, event.args.success]),
+    [[answer.userOpHash, one.chain.paymaster, true]],
+    'paid by the paymaster',
+  )
+  t.equal(await one.publicClient.getBalance({ address: relayerAccount }), 0n, 'still no ETH')
+  t.same(paymaster.methods, ['pm_getPaymasterStubData', 'pm_getPaymasterData', 'pm_getPaymasterStubData', 'pm_getPaymasterData'])
+})
+
+t.test('a paymaster that refuses (no such policy) fails the onboarding for good: 500, nothing sent', async (t) => {
+  const stack = await startOnboardingStack({
+    deployment,
+    allowlist,
+    adjustChain: (chain) => ({ ...chain, paymasterUrl: paymaster.url, paymasterContext: { sponsorshipPolicyId: 'sp_other' } }),
+  })
+  t.teardown(() => stack.stop())
+  const fromBlock = await one.publicClient.getBlockNumber()
+  const response = await post(stack.baseUrl, await bothParts(1), '198.51.100.2')
+  t.equal(response.status, 500)
+  const answer = await readJson(response)
+  t.equal(answer.error, 'Internal Server Error')
+  t.same(await one.onboardingOperationsAfter(relayerAccount, fromBlock), [])
+})
