@@ -22,6 +22,10 @@ const ProcessEnv = z.object({
   OPS_PORT: envInt(9090),
   /** the address the ops server (and the edge, see its config) listens on */
   HOST: z.string().min(1).default('0.0.0.0'),
+  /** OTLP/HTTP collector base URL (spans go to <url>/v1/traces); tracing is off when unset */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** the `service.name` of the spans */
+  OTEL_SERVICE_NAME: z.string().min(1).default('venue-gateway'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 

@@ -4,6 +4,7 @@ import { inProcessPriceBus } from '../bus/in-process-price-bus.ts'
 import { createRootLogger, type Logger } from '../kit/logger.ts'
 import { createMetrics } from '../kit/metrics.ts'
 import { throttledWarning } from '../kit/throttled-warning.ts'
+import { startTracing } from '../kit/tracing.ts'
 import { natsPriceBus } from '../bus/nats-price-bus.ts'
 import type { PriceBus } from '../bus/price-bus.ts'
 import { startEdge } from './edge/edge.ts'
@@ -36,7 +37,10 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
   const config = processConfig(env)
   const log = logger ?? createRootLogger({ level: config.LOG_LEVEL })
   const metrics = createMetrics()
-  const roles = config.ROLES as Role[]
+  const tracing = config.OTEL_EXPORTER_OTLP_ENDPOINT
+    ? startTracing({ serviceName: config.OTEL_SERVICE_NAME, endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT })
+    : undefined
+  const roles: Role[] = config.ROLES
   // the relayer alone has no use for the bus
   const bus = roles.some((role) => role !== 'relayer') ? await openBus(config.NATS_URL, config.BUS_NAMESPACE, roles, log) : undefined
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: false }) : undefined
@@ -46,6 +50,7 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       roles: config.ROLES,
       bus: !bus ? 'none' : bus.kind === 'nats' ? 'NATS' : 'embedded (in-process; set NATS_URL for NATS)',
       rateLimitsAndQueue: redis ? 'Redis' : 'embedded (in-memory; set REDIS_URL for Redis)',
+      tracing: tracing ? `OTLP to ${config.OTEL_EXPORTER_OTLP_ENDPOINT}` : 'off (set OTEL_EXPORTER_OTLP_ENDPOINT)',
     },
     'starting roles',
   )
@@ -103,6 +108,7 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       for (const stop of stoppers.reverse()) await stop()
       await bus?.close()
       await redis?.quit()
+      await tracing?.shutdown()
     },
   }
 }

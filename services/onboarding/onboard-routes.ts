@@ -8,6 +8,7 @@ import { replyForOnboarding } from './onboard-replies.ts'
 import { parseOnboardRequest } from './onboard-request.ts'
 import { onboardingJobId, type OnboardingQueue } from './relay-job.ts'
 import { checkSignatures } from './signature-checks.ts'
+import { inSpan, SpanKind, traceCarrier } from '../../kit/tracing.ts'
 
 export interface OnboardingRouteDeps {
   config: OnboardingConfig
@@ -24,7 +25,9 @@ export interface OnboardingRouteDeps {
 export function onboardingRoutes({ config, chains, queue }: OnboardingRouteDeps): Route[] {
   const chainConfigs = new Map(config.chains.map((chain) => [chain.chainId, chain]))
 
-  const postOnboard = async ({ body, log }: RequestContext) => {
+  const postOnboard = (context: RequestContext) => inSpan('onboarding intake', { kind: SpanKind.SERVER }, () => intake(context))
+
+  const intake = async ({ body, log }: RequestContext) => {
     const request = parseOnboardRequest(body, chainConfigs)
     if (!config.allowlist.has(request.partner.toLowerCase())) {
       throw new ServiceError('forbidden', 'partner is not an allowlisted partner', { details: { partner: request.partner } })
@@ -34,7 +37,9 @@ export function onboardingRoutes({ config, chains, queue }: OnboardingRouteDeps)
     await checkSignatures(request, connection)
 
     const id = onboardingJobId(request)
-    await queue.add(id, { request })
+    await inSpan('job queue add', { kind: SpanKind.PRODUCER, attributes: { 'onboarding.id': id } }, () =>
+      queue.add(id, { request, trace: traceCarrier() }),
+    )
     // a job that failed for good (its retries used up) is tried again when the same request comes back
     if ((await queue.get(id))?.state === 'failed') await queue.retry(id)
     const record = await queue.waitUntilFinished(id, config.deadlineMs)
