@@ -49,7 +49,7 @@ t.test('every metric the dashboard and the rules name exists on /metrics of a ru
   const port = await freePort()
   const service = startServiceProcess(['ingestor', 'edge'], { PORT: String(port), HOST: '127.0.0.1', ONBOARDING_ENABLED: 'false' })
   t.teardown(() => service.stop())
-  await service.waitForLog('edge listening', 30_000)
+  await service.waitForLog('edge listening', 90_000)
   const exposition = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
   const exposed = new Set<string>()
   for (const [, name, type] of exposition.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
