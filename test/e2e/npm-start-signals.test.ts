@@ -27,7 +27,7 @@ t.test('SIGTERM to npm stops the service and nothing is left running', async (t)
   t.teardown(() => void npm.kill('SIGKILL'))
   const records: Array<Record<string, unknown>> = []
   const started = new Promise<Record<string, unknown>>((resolve) => {
-    createInterface({ input: npm.stdout! }).on('line', (line) => {
+    createInterface({ input: npm.stdout }).on('line', (line) => {
       if (!line.startsWith('{')) return
       const record = JSON.parse(line) as Record<string, unknown>
       records.push(record)

@@ -47,9 +47,9 @@ const [ingestorOps, , relayerOps] = await Promise.all([
   relayer.waitForLog('ops endpoints listening', 90_000),
 ])
 const urls = {
-  ingestor: `http://127.0.0.1:${ingestorOps.port}`,
+  ingestor: `http://127.0.0.1:${Number(ingestorOps.port)}`,
   edge: `http://127.0.0.1:${edgePort}`,
-  relayer: `http://127.0.0.1:${relayerOps.port}`,
+  relayer: `http://127.0.0.1:${Number(relayerOps.port)}`,
 }
 type RoleName = keyof typeof urls
 const readiness = async (role: RoleName) => {
