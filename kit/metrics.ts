@@ -53,6 +53,16 @@ export function createMetrics() {
     }),
     pricedPairs: new Gauge({ name: 'venue_priced_pairs', help: 'Pairs with a price in the snapshot', registers }),
     busConnected: new Gauge({ name: 'venue_bus_connected', help: '1 while the bus is reachable', registers }),
+    feedDegraded: new Gauge({
+      name: 'venue_feed_degraded',
+      help: "1 while this edge's /v1/status says degraded (no tick yet, quiet past the staleness window, or the bus down); sampled every second",
+      registers,
+    }),
+    feedLastTick: new Gauge({
+      name: 'venue_feed_last_tick_timestamp_seconds',
+      help: 'When the last tick reached this edge (Unix seconds; 0 before the first); sampled every second',
+      registers,
+    }),
     httpRequests: new Counter({
       name: 'venue_http_requests_total',
       help: 'HTTP responses by route and status',

@@ -6,10 +6,12 @@ import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { renderHtmlReport } from './html-report.ts'
 import type { LoadResult } from './load-result.ts'
+import { readDeploymentFile } from '../services/onboarding/deployment.ts'
+import { derivedPartners, runOnboardLoad } from './onboard-load.ts'
 import { runRestLoad } from './rest-load.ts'
 import { runStreamLoad } from './stream-load.ts'
 
-const USAGE = `usage: loadtest <stream|rest> --target <url> [options]
+const USAGE = `usage: loadtest <stream|rest|onboard> --target <url> [options]
 
 common:
   --target URL             the service's base URL (http://, https://; ws:// and wss:// for stream)
@@ -33,6 +35,13 @@ rest:
   --rate N                 requests per second, open loop (default 100)
   --route 'GET /v1/prices' a route (repeatable; default GET /v1/prices and GET /v1/status)
   --connections N          sockets per worker (default 64)
+
+onboard (against the development chains; every partner must be in the service's ONBOARD_ALLOWLIST):
+  --deployment FILE        the chains' deployment (default deploy/devnet/out/deployment.json, from npm run devnet)
+  --chain ID               a chain whose token has a permit (default 42161)
+  --rate N                 onboardings per second, open loop (default 5)
+  --partners-seed S        partners are derived from this seed (default: default)
+  --print-partners N       print the first N partners' addresses, comma-separated for ONBOARD_ALLOWLIST, and exit
 `
 
 const { values, positionals } = parseArgs({
@@ -52,14 +61,26 @@ const { values, positionals } = parseArgs({
     publish: { type: 'string' },
     namespace: { type: 'string', default: '' },
     'tick-rate': { type: 'string', default: '500' },
-    rate: { type: 'string', default: '100' },
+    rate: { type: 'string' },
     route: { type: 'string', multiple: true },
+    deployment: { type: 'string', default: 'deploy/devnet/out/deployment.json' },
+    chain: { type: 'string', default: '42161' },
+    'partners-seed': { type: 'string', default: 'default' },
+    'print-partners': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 })
 
 const mode = positionals[0]
-if (values.help || !values.target || (mode !== 'stream' && mode !== 'rest')) {
+if (mode === 'onboard' && values['print-partners']) {
+  console.log(
+    derivedPartners(values['partners-seed'], Number(values['print-partners']))
+      .map((partner) => partner.address)
+      .join(','),
+  )
+  process.exit(0)
+}
+if (values.help || !values.target || (mode !== 'stream' && mode !== 'rest' && mode !== 'onboard')) {
   console.error(USAGE)
   process.exit(values.help ? 0 : 2)
 }
@@ -101,10 +122,22 @@ if (mode === 'stream') {
       publish: { natsUrl: values.publish, namespace: values.namespace, ticksPerSecond: number('tick-rate', values['tick-rate']) },
     }),
   })
+} else if (mode === 'onboard') {
+  const rate = number('rate', values.rate ?? '5')
+  const durationSeconds = number('duration', values.duration)
+  result = await runOnboardLoad({
+    target,
+    deployment: await readDeploymentFile(values.deployment),
+    chainId: number('chain', values.chain),
+    ratePerSecond: rate,
+    durationSeconds,
+    partners: derivedPartners(values['partners-seed'], Math.floor(rate * durationSeconds)),
+    log: common.log,
+  })
 } else {
   result = await runRestLoad({
     ...common,
-    ratePerSecond: number('rate', values.rate),
+    ratePerSecond: number('rate', values.rate ?? '100'),
     routes: values.route ?? ['GET /v1/prices', 'GET /v1/status'],
     connectionsPerWorker: number('connections', values.connections ?? '64'),
   })

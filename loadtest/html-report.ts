@@ -47,7 +47,7 @@ document.body.dataset.charts = 'drawn'
 
 /** The report as one HTML document. */
 export function renderHtmlReport(result: LoadResult): string {
-  const unit = result.mode === 'stream' ? 'msgs' : 'requests'
+  const unit = { stream: 'msgs', rest: 'requests', onboard: 'answers' }[result.mode]
   const data = { ...result, unit, latencyUnit: 'ms' }
   const summary: Array<[string, unknown]> = [
     ['target', result.target],

@@ -16,7 +16,7 @@ export interface SecondFigures {
 }
 
 export interface LoadResult {
-  mode: 'stream' | 'rest'
+  mode: 'stream' | 'rest' | 'onboard'
   target: string
   startedAt: string
   durationSeconds: number

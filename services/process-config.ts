@@ -27,6 +27,10 @@ const ProcessEnv = z.object({
    * edge-only copies of it; more than one needs NATS (each subscribes to the ticks itself)
    */
   EDGE_WORKERS: envInt(1, { min: 1 }),
+  /** OTLP/HTTP collector base URL (spans go to <url>/v1/traces); tracing is off when unset */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** the `service.name` of the spans */
+  OTEL_SERVICE_NAME: z.string().min(1).default('venue-gateway'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 

@@ -5,6 +5,7 @@ import { createMetrics } from '../kit/metrics.ts'
 import { openBus, openRedis } from './engines.ts'
 import { roleReadiness, type ReadinessDetails } from './edge/ops-routes.ts'
 import { startEdgeWorkers } from './edge-workers.ts'
+import { startTracing } from '../kit/tracing.ts'
 import { startOpsServer } from './edge/ops-server.ts'
 import type { EmbeddedChainStarter } from './onboarding/deployment.ts'
 import { processConfig } from './process-config.ts'
@@ -29,6 +30,9 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
   const config = processConfig(env)
   const log = logger ?? createRootLogger({ level: config.LOG_LEVEL })
   const metrics = createMetrics()
+  const tracing = config.OTEL_EXPORTER_OTLP_ENDPOINT
+    ? startTracing({ serviceName: config.OTEL_SERVICE_NAME, endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT })
+    : undefined
   const roles = config.ROLES
   // the relayer alone has no use for the bus
   const bus = roles.some((role) => role !== 'relayer') ? await openBus(config.NATS_URL, config.BUS_NAMESPACE, roles, log) : undefined
@@ -41,6 +45,7 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       roles: config.ROLES,
       bus: !bus ? 'none' : bus.kind === 'nats' ? 'NATS' : 'embedded (in-process; set NATS_URL for NATS)',
       rateLimitsAndQueue: redis ? 'Redis' : 'embedded (in-memory; set REDIS_URL for Redis)',
+      tracing: tracing ? `OTLP to ${config.OTEL_EXPORTER_OTLP_ENDPOINT}` : 'off (set OTEL_EXPORTER_OTLP_ENDPOINT)',
     },
     'starting roles',
   )
@@ -128,6 +133,7 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       for (const stop of stoppers.reverse()) await stop()
       await bus?.close()
       await redis?.quit()
+      await tracing?.shutdown()
     },
   }
 }

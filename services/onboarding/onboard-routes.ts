@@ -9,6 +9,7 @@ import { replyForOnboarding } from './onboard-replies.ts'
 import { parseOnboardRequest } from './onboard-request.ts'
 import { onboardingJobId, type OnboardingQueue } from './relay-job.ts'
 import { checkSignatures } from './signature-checks.ts'
+import { inSpan, SpanKind, traceCarrier } from '../../kit/tracing.ts'
 
 export interface OnboardingRouteDeps {
   config: OnboardingConfig
@@ -30,7 +31,9 @@ export function onboardingRoutes(ready: Promise<OnboardingRouteDeps>): Route[] {
   ready.catch(() => undefined)
   chainConfigsReady.catch(() => undefined)
 
-  const postOnboard = async ({ body, log }: RequestContext) => {
+  const postOnboard = (context: RequestContext) => inSpan('onboarding intake', { kind: SpanKind.SERVER }, () => intake(context))
+
+  const intake = async ({ body, log }: RequestContext) => {
     // requests that arrive while the chains are still being reached wait for them
     const { config, chains, support, queue } = await ready
     const chainConfigs = await chainConfigsReady
@@ -48,7 +51,9 @@ export function onboardingRoutes(ready: Promise<OnboardingRouteDeps>): Route[] {
     await checkSignatures(request, connection)
 
     const id = onboardingJobId(request)
-    await queue.add(id, { request })
+    await inSpan('job queue add', { kind: SpanKind.PRODUCER, attributes: { 'onboarding.id': id } }, () =>
+      queue.add(id, { request, trace: traceCarrier() }),
+    )
     // a job that failed for good (its retries used up) is tried again when the same request comes back
     if ((await queue.get(id))?.state === 'failed') await queue.retry(id)
     const record = await queue.waitUntilFinished(id, config.deadlineMs)

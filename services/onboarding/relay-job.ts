@@ -23,6 +23,8 @@ export const RelayJobData = z.object({
       userOperation: z.record(z.string(), z.unknown()),
     })
     .optional(),
+  /** the trace context of the intake that queued the job (W3C `traceparent`), so the relayer's spans join its trace */
+  trace: z.record(z.string(), z.string()).optional(),
 })
 export type RelayJobData = z.infer<typeof RelayJobData>
 export type Submission = NonNullable<RelayJobData['submission']>

@@ -10,6 +10,7 @@ import type { ChainRelayer } from './chain-relayer.ts'
 import { describeError } from './relay-errors.ts'
 import { explainRevert } from './revert-reason.ts'
 import { readOnboardingState } from './read-back.ts'
+import { inSpan, SpanKind } from '../../kit/tracing.ts'
 
 /**
  * Relays one onboarding as one user operation and returns its outcome. Crash-safe: the signed operation
@@ -40,9 +41,21 @@ export async function relayOnboarding(
     // From here on a crash resumes this very operation.
     await job.updateData({ ...data, submission })
   }
-  await relayer.submit(submission)
-  log.info({ userOpHash: submission.userOpHash }, 'user operation sent')
-  return relayed(relayer, data, batch, await relayer.waitForReceipt(submission.userOpHash as Hex), log)
+  const userOpHash = submission.userOpHash as Hex
+  await inSpan('bundler send user operation', { kind: SpanKind.CLIENT, attributes: { 'user_operation.hash': userOpHash } }, () =>
+    relayer.submit(submission),
+  )
+  log.info({ userOpHash }, 'user operation sent')
+  const receipt = await inSpan(
+    'bundler user operation receipt',
+    { kind: SpanKind.CLIENT, attributes: { 'user_operation.hash': userOpHash } },
+    async (span) => {
+      const landed = await relayer.waitForReceipt(userOpHash)
+      span.setAttributes({ 'user_operation.success': landed.success, 'transaction.hash': landed.receipt.transactionHash })
+      return landed
+    },
+  )
+  return relayed(relayer, data, batch, receipt, log)
 }
 
 /** A 192-bit EntryPoint nonce key per job: concurrent onboardings never wait on each other's nonces. */
@@ -52,7 +65,7 @@ function nonceKeyOf(jobId: string): bigint {
 
 async function prepareOrRefuse(relayer: ChainRelayer, batch: Batch, nonceKey: bigint) {
   try {
-    return await relayer.prepare(batch.calls, nonceKey)
+    return await inSpan('bundler estimate user operation', { kind: SpanKind.CLIENT }, () => relayer.prepare(batch.calls, nonceKey))
   } catch (error) {
     // the bundler's simulation reverted (JSON-RPC -32521): an answer for the client, not a failure to retry
     const revertData = estimationRevertData(error)

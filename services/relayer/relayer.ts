@@ -10,6 +10,7 @@ import { openChainRelayer, type ChainRelayer } from './chain-relayer.ts'
 import type { RelayerConfig } from './config.ts'
 import { relayOnboarding } from './relay-onboarding.ts'
 import { describeError, isPermanent } from './relay-errors.ts'
+import { continuedFrom, inSpan, SpanKind } from '../../kit/tracing.ts'
 
 export interface RelayerDeps {
   config: RelayerConfig
@@ -53,7 +54,12 @@ export function startRelayer({ config, chains, clients, queue, logger, metrics }
     const chain = String(chainId)
     const startedAt = performance.now()
     try {
-      const result = await relayOnboarding(job, parsed.data, await relayer(), jobLog)
+      const span = {
+        kind: SpanKind.CONSUMER,
+        parent: continuedFrom(parsed.data.trace),
+        attributes: { 'onboarding.id': job.id, 'chain.id': chainId },
+      }
+      const result = await inSpan('onboarding relay', span, async () => relayOnboarding(job, parsed.data, await relayer(), jobLog))
       const outcome = result.kind === 'relayed' ? result.response.status : 'rejected'
       metrics.relayOutcomes.labels(chain, outcome).inc()
       metrics.relayDuration.labels(chain).observe((performance.now() - startedAt) / 1000)

@@ -71,6 +71,14 @@ export async function startMaterializer(options: MaterializerOptions): Promise<M
   log.info({ seededPairs: seeded.size }, 'snapshot seeded from the latest-value store')
 
   const isStale = () => lastTickAt === 0 || !options.bus.isConnected() || now() - lastTickAt > options.staleAfterMs
+  // off the tick path: the status gauges are sampled
+  const sampleStatus = () => {
+    options.metrics.feedDegraded.set(isStale() ? 1 : 0)
+    options.metrics.feedLastTick.set(lastTickAt / 1000)
+  }
+  sampleStatus()
+  const sampler = setInterval(sampleStatus, 1000)
+  sampler.unref()
 
   return {
     snapshotBody() {
@@ -103,6 +111,7 @@ export async function startMaterializer(options: MaterializerOptions): Promise<M
       return () => listeners.delete(listener)
     },
     stop() {
+      clearInterval(sampler)
       unsubscribe()
       received.stop()
       stopWatching()

@@ -27,14 +27,14 @@ t.test('SIGTERM to npm stops the service and nothing is left running', async (t)
   t.teardown(() => void npm.kill('SIGKILL'))
   const records: Array<Record<string, unknown>> = []
   const started = new Promise<Record<string, unknown>>((resolve) => {
-    createInterface({ input: npm.stdout! }).on('line', (line) => {
+    createInterface({ input: npm.stdout }).on('line', (line) => {
       if (!line.startsWith('{')) return
       const record = JSON.parse(line) as Record<string, unknown>
       records.push(record)
       if (record.msg === 'ops endpoints listening') resolve(record)
     })
   })
-  const { pid } = await withDeadline(started, 30_000, 'the service to start')
+  const { pid } = await withDeadline(started, 90_000, 'the service to start')
   t.not(pid, npm.pid, 'the service logs its own pid')
   npm.kill('SIGTERM')
   await withDeadline(exited, 15_000, 'npm to exit')

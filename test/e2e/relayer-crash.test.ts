@@ -66,7 +66,7 @@ t.test('a relayer killed after sending: another takes the job up within 15 s and
   })
 
   relayers.push(startServiceProcess(['relayer'], env), startServiceProcess(['relayer'], env))
-  await Promise.all(relayers.map((relayer) => relayer.waitForLog('relayer smart account ready', 30_000)))
+  await Promise.all(relayers.map((relayer) => relayer.waitForLog('relayer smart account ready', 90_000)))
   const fromBlock = await chain.publicClient.getBlockNumber()
   // Blocks wait for the test, so the operation is still pending when its relayer dies.
   await chain.anvil.setAutomine(false)

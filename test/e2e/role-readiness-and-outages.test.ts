@@ -42,14 +42,14 @@ t.teardown(() => Promise.all(started.map((service) => service.stop())))
 const edgePort = await freePort()
 const [ingestor, edge, relayer] = [start(['ingestor']), start(['edge'], { PORT: String(edgePort) }), start(['relayer'])]
 const [ingestorOps, , relayerOps] = await Promise.all([
-  ingestor.waitForLog('ops endpoints listening', 60_000),
-  edge.waitForLog('edge listening', 60_000),
-  relayer.waitForLog('ops endpoints listening', 60_000),
+  ingestor.waitForLog('ops endpoints listening', 90_000),
+  edge.waitForLog('edge listening', 90_000),
+  relayer.waitForLog('ops endpoints listening', 90_000),
 ])
 const urls = {
-  ingestor: `http://127.0.0.1:${ingestorOps.port}`,
+  ingestor: `http://127.0.0.1:${Number(ingestorOps.port)}`,
   edge: `http://127.0.0.1:${edgePort}`,
-  relayer: `http://127.0.0.1:${relayerOps.port}`,
+  relayer: `http://127.0.0.1:${Number(relayerOps.port)}`,
 }
 type RoleName = keyof typeof urls
 const readiness = async (role: RoleName) => {
