@@ -1,4 +1,4 @@
-// A small event emitter that runs in browsers and Node alike (Node's `events.once` works with it).
+// A small event emitter that runs in browsers and Node alike.
 
 type EventMap<Events> = { [E in keyof Events]: unknown[] }
 type Listener = (...args: unknown[]) => void
@@ -33,6 +33,11 @@ export class TypedEmitter<Events extends EventMap<Events>> {
 
   removeListener<E extends keyof Events>(event: E, listener: (...args: Events[E]) => void): this {
     return this.off(event, listener)
+  }
+
+  /** resolves with the arguments of the next `event` */
+  next<E extends keyof Events>(event: E): Promise<Events[E]> {
+    return new Promise((resolve) => this.once(event, (...args) => resolve(args)))
   }
 
   emit<E extends keyof Events>(event: E, ...args: Events[E]): boolean {
