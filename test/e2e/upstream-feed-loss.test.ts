@@ -45,7 +45,12 @@ t.test('status follows the upstream feed; the stream resumes', async (t) => {
   }, 50)
   t.teardown(() => clearInterval(publish))
 
-  const client = new PriceStreamClient({ openSocket: nodeSocket(), baseUrl, pairs: ['BTC-USD'], backoff: { initialMs: 50, maxMs: 500 } }).start()
+  const client = new PriceStreamClient({
+    openSocket: nodeSocket(),
+    baseUrl,
+    pairs: ['BTC-USD'],
+    backoff: { initialMs: 50, maxMs: 500 },
+  }).start()
   t.teardown(() => client.close())
   const mids: number[] = []
   client.on('price', (row) => mids.push(row.mid))
