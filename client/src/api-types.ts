@@ -1,3347 +1,3264 @@
 // Generated from the OpenAPI document by `npm run openapi:types`; do not edit.
 
 export interface paths {
-  '/v1/prices': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /** Latest price of every pair with a trading schedule */
-    get: operations['listPrices']
-    put?: never
-    post?: never
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v1/prices/{pair}': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /** Latest price of one pair */
-    get: operations['getPrice']
-    put?: never
-    post?: never
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v1/prices/stream': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /**
-     * WebSocket stream of ticks (upgrade request)
-     * @description Upgrade to a WebSocket. The server sends a `snapshot` frame, then `tick` frames; `gap` when ticks were dropped for this client; `ack` or `error` for each client message. The frames, the filter rules and the limits are in the AsyncAPI document (`/v1/asyncapi.json`). Pings every 30 s; shutdown closes with 1001.
-     */
-    get: operations['openPriceStream']
-    put?: never
-    post?: never
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v1/status': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /** Whether the price feed is live; always 200 */
-    get: operations['getStatus']
-    put?: never
-    post?: never
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v1/market-hours': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /** Session calendars and the pair → schedule map; with `at`, each pair evaluated at that instant */
-    get: operations['getMarketHours']
-    put?: never
-    post?: never
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v1/ohlc': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    get?: never
-    put?: never
-    /** Historical OHLC candles */
-    post: operations['getOhlc']
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v1/depth/{pair}': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /** Depth: fill price and impact by notional size, long and short */
-    get: operations['getDepth']
-    put?: never
-    post?: never
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v1/depth/{pair}/quote': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /** The price a trade of a given side and notional gets */
-    get: operations['getQuote']
-    put?: never
-    post?: never
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v1/pairs': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /** Pair list from the indexed source (legacy spellings kept) */
-    get: operations['listPairs']
-    put?: never
-    post?: never
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v1/limits': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /** Resting limit/stop orders of a wallet */
-    get: operations['listLimits']
-    put?: never
-    post?: never
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v1/trades': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /** Open positions of a wallet */
-    get: operations['listTrades']
-    put?: never
-    post?: never
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v1/orders': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /** Executed orders of a wallet */
-    get: operations['listOrders']
-    put?: never
-    post?: never
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v1/onboard': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    get?: never
-    put?: never
-    /** Relay a gasless onboarding (delegation and/or permit) as one atomic user operation */
-    post: operations['onboard']
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v1/onboard/{id}': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /** The outcome of an onboarding, without waiting */
-    get: operations['getOnboarding']
-    put?: never
-    post?: never
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v1/openapi.json': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /** This document */
-    get: operations['getOpenApiDocument']
-    put?: never
-    post?: never
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v1/asyncapi.json': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /** The AsyncAPI 3.0 document of the price stream and the internal NATS interface */
-    get: operations['getAsyncApiDocument']
-    put?: never
-    post?: never
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
+    "/v1/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Latest price of every pair with a trading schedule */
+        get: operations["listPrices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/prices/{pair}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Latest price of one pair */
+        get: operations["getPrice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/prices/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * WebSocket stream of ticks (upgrade request)
+         * @description Upgrade to a WebSocket. The server sends a `snapshot` frame, then `tick` frames; `gap` when ticks were dropped for this client; `ack` or `error` for each client message. The frames, the filter rules and the limits are in the AsyncAPI document (`/v1/asyncapi.json`). Pings every 30 s; shutdown closes with 1001.
+         */
+        get: operations["openPriceStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the price feed is live; always 200 */
+        get: operations["getStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/market-hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Session calendars and the pair → schedule map; with `at`, each pair evaluated at that instant */
+        get: operations["getMarketHours"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ohlc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Historical OHLC candles */
+        post: operations["getOhlc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/depth/{pair}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Depth: fill price and impact by notional size, long and short */
+        get: operations["getDepth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/depth/{pair}/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The price a trade of a given side and notional gets */
+        get: operations["getQuote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pairs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pair list from the indexed source (legacy spellings kept) */
+        get: operations["listPairs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Resting limit/stop orders of a wallet */
+        get: operations["listLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open positions of a wallet */
+        get: operations["listTrades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Executed orders of a wallet */
+        get: operations["listOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/onboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Relay a gasless onboarding (delegation and/or permit) as one atomic user operation */
+        post: operations["onboard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/onboard/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The outcome of an onboarding, without waiting */
+        get: operations["getOnboarding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/asyncapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The AsyncAPI 3.0 document of the price stream and the internal NATS interface */
+        get: operations["getAsyncApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>
+export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    PriceRow: {
-      feed_id: string
-      pair: string
-      from: string
-      to: string
-      bid: number
-      mid: number
-      ask: number
-      isMarketOpen: boolean
-      isDayTradingClosed: boolean
-      secondsToToggleIsDayTradingClosed: number
-      timestampSeconds: number
-      schedule: {
-        /** @description Schedule id, as in GET /v1/market-hours */
-        id: number
-        /** @description true for a market that never closes */
-        alwaysOpen: boolean
-        /**
-         * @description IANA time zone of the reference market
-         * @example America/New_York
-         */
-        timezone: string
-        /**
-         * @description The weekly part of the schedule text, `Timezone;Mon,Tue,Wed,Thu,Fri,Sat,Sun` with `HHMM-HHMM` sessions, `O` open all day, `C` closed; holidays are in GET /v1/market-hours
-         * @example America/New_York;0930-1600,0930-1600,0930-1600,0930-1600,0930-1600,C,C
-         */
-        openingHours: string
-      }
-    }
-    PriceSnapshot: {
-      prices: components['schemas']['PriceRow'][]
-      stale: boolean
-      generatedAt: number
-    }
-    StatusRecord: {
-      /** @enum {string} */
-      status: 'ok' | 'degraded'
-      prices: {
-        pairs: number
-        stale: boolean
-        lastTickAt: number
-      }
-      time: number
-    }
-    FrameworkError: {
-      error: string
-      message: string
-      issues?: unknown[]
-      details?: unknown
-    } & {
-      [key: string]: unknown
-    }
-    UpstreamProxyError: {
-      error: string
-    }
-    RestingOrder: {
-      id: string
-      trader: string
-      isActive: boolean
-      isBuy: boolean
-      isDayTrade: boolean
-      /** @enum {string} */
-      limitType: 'LIMIT' | 'STOP'
-      openPrice: number
-      stopLossPrice: number
-      takeProfitPrice: number
-      collateral: number
-      notionalInUsd: number
-      notionalInUnits: number
-      leverage: number
-      orderId: string
-      initiatedAt: string
-      updatedAt: string
-      pair: {
-        id: string
-        from: string
-        to: string
-      }
-    }
-    OpenTrade: {
-      id: string
-      trader: string
-      pair: {
-        id: string
-        from: string
-        to: string
-      }
-      index: number
-      isBuy: boolean
-      collateral: number
-      leverage: number
-      openPrice: number
-      stopLossPrice: number
-      takeProfitPrice: number
-      notionalInUsd: number
-      notionalInUnits: number
-      funding: number
-      rollover: number
-      openedAt: string
-    }
-    ExecutedOrder: {
-      id: string
-      trader: string
-      pair: {
-        id: string
-        from: string
-        to: string
-      }
-      tradeId: string | null
-      isBuy: boolean
-      orderType: string
-      orderAction: string
-      price: number
-      priceAfterImpact: number
-      priceImpactPercent: number
-      collateral: number
-      leverage: number
-      notionalInUsd: number
-      notionalInUnits: number
-      profitPercent: number
-      totalProfitPercent: number
-      amountSentToTrader: number
-      rolloverFee: number
-      fundingFee: number
-      initiatedAt: string
-      executedAt: string | null
-      executedTx: string | null
-      isCancelled: boolean
-      cancelReason: string | null
-    }
-    ListedPair: {
-      id: string
-      pair: string | null
-      from: string
-      to: string
-      feed: string
-      group: {
-        id: string
-        name: string
-        minLeverage: number
-        maxLeverage: number
-      }
-      tradeable: boolean
-      longOI: number
-      shortOI: number
-      maxOI: number
-      makerFeeP: number
-      takerFeeP: number
-      spreadP: number
-      maxLeverage: number
-      overnightMaxLeverage: number
-      lastTradePrice: number
-      curFundingLong: number
-      curFundingShort: number
-      curRollover: number
-    }
-    OnboardingState: {
-      onboarded: boolean
-      missing: ('delegation' | 'allowance')[]
-      delegate: string
-      allowance: string
-    }
-  }
-  responses: never
-  parameters: never
-  requestBodies: never
-  headers: never
-  pathItems: never
+    schemas: {
+        PriceRow: {
+            feed_id: string;
+            pair: string;
+            from: string;
+            to: string;
+            bid: number;
+            mid: number;
+            ask: number;
+            isMarketOpen: boolean;
+            isDayTradingClosed: boolean;
+            secondsToToggleIsDayTradingClosed: number;
+            timestampSeconds: number;
+            schedule: {
+                /** @description Schedule id, as in GET /v1/market-hours */
+                id: number;
+                /** @description true for a market that never closes */
+                alwaysOpen: boolean;
+                /**
+                 * @description IANA time zone of the reference market
+                 * @example America/New_York
+                 */
+                timezone: string;
+                /**
+                 * @description The weekly part of the schedule text, `Timezone;Mon,Tue,Wed,Thu,Fri,Sat,Sun` with `HHMM-HHMM` sessions, `O` open all day, `C` closed; holidays are in GET /v1/market-hours
+                 * @example America/New_York;0930-1600,0930-1600,0930-1600,0930-1600,0930-1600,C,C
+                 */
+                openingHours: string;
+            };
+        };
+        PriceSnapshot: {
+            prices: components["schemas"]["PriceRow"][];
+            stale: boolean;
+            generatedAt: number;
+        };
+        StatusRecord: {
+            /** @enum {string} */
+            status: "ok" | "degraded";
+            prices: {
+                pairs: number;
+                stale: boolean;
+                lastTickAt: number;
+            };
+            time: number;
+        };
+        FrameworkError: {
+            error: string;
+            message: string;
+            issues?: unknown[];
+            details?: unknown;
+        } & {
+            [key: string]: unknown;
+        };
+        UpstreamProxyError: {
+            error: string;
+        };
+        RestingOrder: {
+            id: string;
+            trader: string;
+            isActive: boolean;
+            isBuy: boolean;
+            isDayTrade: boolean;
+            /** @enum {string} */
+            limitType: "LIMIT" | "STOP";
+            openPrice: number;
+            stopLossPrice: number;
+            takeProfitPrice: number;
+            collateral: number;
+            notionalInUsd: number;
+            notionalInUnits: number;
+            leverage: number;
+            orderId: string;
+            initiatedAt: string;
+            updatedAt: string;
+            pair: {
+                id: string;
+                from: string;
+                to: string;
+            };
+        };
+        OpenTrade: {
+            id: string;
+            trader: string;
+            pair: {
+                id: string;
+                from: string;
+                to: string;
+            };
+            index: number;
+            isBuy: boolean;
+            collateral: number;
+            leverage: number;
+            openPrice: number;
+            stopLossPrice: number;
+            takeProfitPrice: number;
+            notionalInUsd: number;
+            notionalInUnits: number;
+            funding: number;
+            rollover: number;
+            openedAt: string;
+        };
+        ExecutedOrder: {
+            id: string;
+            trader: string;
+            pair: {
+                id: string;
+                from: string;
+                to: string;
+            };
+            tradeId: string | null;
+            isBuy: boolean;
+            orderType: string;
+            orderAction: string;
+            price: number;
+            priceAfterImpact: number;
+            priceImpactPercent: number;
+            collateral: number;
+            leverage: number;
+            notionalInUsd: number;
+            notionalInUnits: number;
+            profitPercent: number;
+            totalProfitPercent: number;
+            amountSentToTrader: number;
+            rolloverFee: number;
+            fundingFee: number;
+            initiatedAt: string;
+            executedAt: string | null;
+            executedTx: string | null;
+            isCancelled: boolean;
+            cancelReason: string | null;
+        };
+        ListedPair: {
+            id: string;
+            pair: string | null;
+            from: string;
+            to: string;
+            feed: string;
+            group: {
+                id: string;
+                name: string;
+                minLeverage: number;
+                maxLeverage: number;
+            };
+            tradeable: boolean;
+            longOI: number;
+            shortOI: number;
+            maxOI: number;
+            makerFeeP: number;
+            takerFeeP: number;
+            spreadP: number;
+            maxLeverage: number;
+            overnightMaxLeverage: number;
+            lastTradePrice: number;
+            curFundingLong: number;
+            curFundingShort: number;
+            curRollover: number;
+        };
+        OnboardingState: {
+            onboarded: boolean;
+            missing: ("delegation" | "allowance")[];
+            delegate: string;
+            allowance: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
 }
-export type $defs = Record<string, never>
+export type $defs = Record<string, never>;
 export interface operations {
-  listPrices: {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    requestBody?: never
-    responses: {
-      /** @description The snapshot; `stale` is the verdict for the feed as a whole */
-      200: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "prices": [
-           *         {
-           *           "feed_id": "0xe62df6c8b4a85fe1a67db44dc12de5db330f7ac66b72dc658afedf0f4a415b43",
-           *           "pair": "BTC-USD",
-           *           "from": "BTC",
-           *           "to": "USD",
-           *           "bid": 94995.12,
-           *           "mid": 95000,
-           *           "ask": 95004.88,
-           *           "isMarketOpen": true,
-           *           "isDayTradingClosed": false,
-           *           "secondsToToggleIsDayTradingClosed": -1,
-           *           "timestampSeconds": 1795000000,
-           *           "schedule": {
-           *             "id": 0,
-           *             "alwaysOpen": true,
-           *             "timezone": "UTC",
-           *             "openingHours": "UTC;O,O,O,O,O,O,O"
-           *           }
-           *         },
-           *         {
-           *           "feed_id": "0x49f6b65cb1de6b10eaf75e7c03ca029c306d0357e91b5311b175084a5ad55688",
-           *           "pair": "AAPL-USD",
-           *           "from": "AAPL",
-           *           "to": "USD",
-           *           "bid": 229.88,
-           *           "mid": 229.9,
-           *           "ask": 229.92,
-           *           "isMarketOpen": true,
-           *           "isDayTradingClosed": false,
-           *           "secondsToToggleIsDayTradingClosed": 5400,
-           *           "timestampSeconds": 1795000000,
-           *           "schedule": {
-           *             "id": 5,
-           *             "alwaysOpen": false,
-           *             "timezone": "America/New_York",
-           *             "openingHours": "America/New_York;0930-1600,0930-1600,0930-1600,0930-1600,0930-1600,C,C"
-           *           }
-           *         }
-           *       ],
-           *       "stale": false,
-           *       "generatedAt": 1795000000123
-           *     }
-           */
-          'application/json': components['schemas']['PriceSnapshot']
-        }
-      }
-      /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
-      400: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Request",
-           *       "message": "invalid query parameters",
-           *       "issues": [
-           *         {
-           *           "code": "unrecognized_keys",
-           *           "keys": [
-           *             "foo"
-           *           ],
-           *           "path": [],
-           *           "message": "Unrecognized key: \"foo\""
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Rate limit exceeded; the message states the seconds to wait */
-      429: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          /** @description Seconds to wait before retrying */
-          'retry-after': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Too Many Requests",
-           *       "message": "rate limit exceeded: retry in 7 seconds",
-           *       "details": {
-           *         "budget": "prices",
-           *         "retryAfterSeconds": 7
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Unexpected error */
-      500: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Internal Server Error",
-           *       "message": "unexpected error"
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description The feed has delivered no ticks yet; retry */
-      503: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          /** @description Seconds to wait before retrying */
-          'retry-after': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Service Unavailable",
-           *       "message": "the feed has delivered no ticks yet; retry shortly",
-           *       "stale": true
-           *     }
-           */
-          'application/json': {
-            error: string
-            message: string
-            issues?: unknown[]
-            details?: unknown
-            /** @constant */
-            stale: true
-          } & {
-            [key: string]: unknown
-          }
-        }
-      }
-    }
-  }
-  getPrice: {
-    parameters: {
-      query?: never
-      header?: never
-      path: {
-        /** @description Pair symbol as in the price rows, e.g. BTC-USD */
-        pair: string
-      }
-      cookie?: never
-    }
-    requestBody?: never
-    responses: {
-      /** @description The pair's row, as in the snapshot */
-      200: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "feed_id": "0xe62df6c8b4a85fe1a67db44dc12de5db330f7ac66b72dc658afedf0f4a415b43",
-           *       "pair": "BTC-USD",
-           *       "from": "BTC",
-           *       "to": "USD",
-           *       "bid": 94995.12,
-           *       "mid": 95000,
-           *       "ask": 95004.88,
-           *       "isMarketOpen": true,
-           *       "isDayTradingClosed": false,
-           *       "secondsToToggleIsDayTradingClosed": -1,
-           *       "timestampSeconds": 1795000000,
-           *       "schedule": {
-           *         "id": 0,
-           *         "alwaysOpen": true,
-           *         "timezone": "UTC",
-           *         "openingHours": "UTC;O,O,O,O,O,O,O"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['PriceRow']
-        }
-      }
-      /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
-      400: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Request",
-           *       "message": "invalid query parameters",
-           *       "issues": [
-           *         {
-           *           "code": "unrecognized_keys",
-           *           "keys": [
-           *             "foo"
-           *           ],
-           *           "path": [],
-           *           "message": "Unrecognized key: \"foo\""
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Unknown pair, or a listed pair without a price; `details.pair` names it */
-      404: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Not Found",
-           *       "message": "unknown pair \"DOGE-USD\"; symbols look like BTC-USD (see GET /v1/pairs)",
-           *       "details": {
-           *         "pair": "DOGE-USD"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Rate limit exceeded; the message states the seconds to wait */
-      429: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          /** @description Seconds to wait before retrying */
-          'retry-after': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Too Many Requests",
-           *       "message": "rate limit exceeded: retry in 7 seconds",
-           *       "details": {
-           *         "budget": "prices",
-           *         "retryAfterSeconds": 7
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Unexpected error */
-      500: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Internal Server Error",
-           *       "message": "unexpected error"
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description The feed has delivered no ticks yet */
-      503: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          /** @description Seconds to wait before retrying */
-          'retry-after': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Service Unavailable",
-           *       "message": "the feed has delivered no ticks yet; retry shortly",
-           *       "stale": true
-           *     }
-           */
-          'application/json': {
-            error: string
-            message: string
-            issues?: unknown[]
-            details?: unknown
-            /** @constant */
-            stale: true
-          } & {
-            [key: string]: unknown
-          }
-        }
-      }
-    }
-  }
-  openPriceStream: {
-    parameters: {
-      query?: {
-        /** @description Comma-separated pair symbols; omitted means every asset */
-        pairs?: string
-      }
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    requestBody?: never
-    responses: {
-      /** @description Switching Protocols: the stream is open */
-      101: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          [name: string]: unknown
-        }
-        content?: never
-      }
-      /** @description Invalid `pairs` query */
-      400: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Request",
-           *       "message": "invalid query parameters",
-           *       "issues": [
-           *         {
-           *           "code": "unrecognized_keys",
-           *           "keys": [
-           *             "foo"
-           *           ],
-           *           "path": [],
-           *           "message": "Unrecognized key: \"foo\""
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Browser origin not allowed (bare, no body) */
-      403: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          [name: string]: unknown
-        }
-        content?: never
-      }
-      /** @description A plain GET without a WebSocket upgrade */
-      426: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Upgrade Required",
-           *       "message": "this is a WebSocket endpoint: connect with a WebSocket client"
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Too many connections or upgrades from this address */
-      429: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Seconds to wait */
-          'retry-after': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Too Many Requests",
-           *       "message": "rate limit exceeded: retry in 7 seconds",
-           *       "details": {
-           *         "budget": "prices",
-           *         "retryAfterSeconds": 7
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description This replica holds its maximum of connections, or is shutting down */
-      503: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Seconds to wait */
-          'retry-after': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Service Unavailable",
-           *       "message": "USD-KRW is not tradeable yet",
-           *       "details": {
-           *         "pair": "USD-KRW",
-           *         "pairId": 53,
-           *         "chainId": 42161
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Any other refusal, in the framework shape */
-      default: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Internal Server Error",
-           *       "message": "unexpected error"
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-    }
-  }
-  getStatus: {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    requestBody?: never
-    responses: {
-      /** @description The status record */
-      200: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "status": "ok",
-           *       "prices": {
-           *         "pairs": 82,
-           *         "stale": false,
-           *         "lastTickAt": 1795000000098
-           *       },
-           *       "time": 1795000000120
-           *     }
-           */
-          'application/json': components['schemas']['StatusRecord']
-        }
-      }
-      /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
-      400: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Request",
-           *       "message": "invalid query parameters",
-           *       "issues": [
-           *         {
-           *           "code": "unrecognized_keys",
-           *           "keys": [
-           *             "foo"
-           *           ],
-           *           "path": [],
-           *           "message": "Unrecognized key: \"foo\""
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Rate limit exceeded; the message states the seconds to wait */
-      429: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          /** @description Seconds to wait before retrying */
-          'retry-after': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Too Many Requests",
-           *       "message": "rate limit exceeded: retry in 7 seconds",
-           *       "details": {
-           *         "budget": "prices",
-           *         "retryAfterSeconds": 7
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-    }
-  }
-  getMarketHours: {
-    parameters: {
-      query?: {
-        pair?:
-          | 'BTC-USD'
-          | 'ETH-USD'
-          | 'EUR-USD'
-          | 'GBP-USD'
-          | 'USD-JPY'
-          | 'XAU-USD'
-          | 'XCU-USD'
-          | 'WTI-USD'
-          | 'XAG-USD'
-          | 'SOL-USD'
-          | 'US500-USD'
-          | 'US30-USD'
-          | 'US100-USD'
-          | 'JP225-JPY'
-          | 'UK100-GBP'
-          | 'GER40-EUR'
-          | 'USD-CAD'
-          | 'USD-MXN'
-          | 'NVDA-USD'
-          | 'GOOG-USD'
-          | 'AMZN-USD'
-          | 'META-USD'
-          | 'TSLA-USD'
-          | 'AAPL-USD'
-          | 'MSFT-USD'
-          | 'USD-CHF'
-          | 'AUD-USD'
-          | 'NZD-USD'
-          | 'XPD-USD'
-          | 'XPT-USD'
-          | 'HK50-HKD'
-          | 'COIN-USD'
-          | 'HOOD-USD'
-          | 'MSTR-USD'
-          | 'CRCL-USD'
-          | 'BMNR-USD'
-          | 'SBET-USD'
-          | 'GLXY-USD'
-          | 'BNB-USD'
-          | 'XRP-USD'
-          | 'TRX-USD'
-          | 'HYPE-USD'
-          | 'LINK-USD'
-          | 'ADA-USD'
-          | 'PLTR-USD'
-          | 'AMD-USD'
-          | 'NFLX-USD'
-          | 'ORCL-USD'
-          | 'RIVN-USD'
-          | 'COST-USD'
-          | 'XOM-USD'
-          | 'CVX-USD'
-          | 'URA-USD'
-          | 'USD-KRW'
-          | 'KR2550-USD'
-          | 'BRENT-USD'
-          | 'GEV-USD'
-          | 'SHEL-USD'
-          | 'UNG-USD'
-          | 'XLE-USD'
-          | 'ARM-USD'
-          | 'ASML-USD'
-          | 'AVGO-USD'
-          | 'CAT-USD'
-          | 'INTC-USD'
-          | 'SMCI-USD'
-          | 'TSM-USD'
-          | 'MU-USD'
-          | 'SNDK-USD'
-          | 'HYG-USD'
-          | 'TLT-USD'
-          | 'MP-USD'
-          | 'DRAM-USD'
-          | 'REMX-USD'
-          | 'BB-USD'
-          | 'CRWV-USD'
-          | 'DELL-USD'
-          | 'MRNA-USD'
-          | 'MRVL-USD'
-          | 'NBIS-USD'
-          | 'LLY-USD'
-          | 'SKHY-USD'
-          | 'SPCX-USD'
-        at?: number
-      }
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    requestBody?: never
-    responses: {
-      /** @description Schedules and pairs; cache it (Cache-Control, ETag) */
-      200: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          etag: string
-          'cache-control': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "at": 1795000000,
-           *       "schedules": [
-           *         {
-           *           "id": 5,
-           *           "name": "US stocks and ETFs (NYSE / Nasdaq)",
-           *           "alwaysOpen": false,
-           *           "timezone": "America/New_York",
-           *           "openingHours": "America/New_York;0930-1600,0930-1600,0930-1600,0930-1600,0930-1600,C,C;20261126/C,20261127/0930-1300",
-           *           "validFrom": "2026-01-01",
-           *           "validThrough": "2027-12-31"
-           *         }
-           *       ],
-           *       "pairs": [
-           *         {
-           *           "pair": "AAPL-USD",
-           *           "pairIndex": 57,
-           *           "scheduleId": 5,
-           *           "state": {
-           *             "isMarketOpen": true,
-           *             "isDayTradingClosed": false,
-           *             "secondsToToggleIsDayTradingClosed": 5400,
-           *             "nextOpen": 1795072000,
-           *             "nextClose": 1795005400
-           *           }
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': {
-            at?: number
-            schedules: {
-              id: number
-              name: string
-              alwaysOpen: boolean
-              timezone: string
-              openingHours: string
-              validFrom: string | null
-              validThrough: string | null
-            }[]
-            pairs: {
-              pair: string
-              pairIndex: number
-              scheduleId: number
-              state?: {
-                isMarketOpen: boolean
-                isDayTradingClosed: boolean
-                secondsToToggleIsDayTradingClosed: number
-                nextOpen: number | null
-                nextClose: number | null
-              }
-            }[]
-          }
-        }
-      }
-      /** @description Not modified (If-None-Match matched the ETag) */
-      304: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content?: never
-      }
-      /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
-      400: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Request",
-           *       "message": "invalid query parameters",
-           *       "issues": [
-           *         {
-           *           "code": "unrecognized_keys",
-           *           "keys": [
-           *             "foo"
-           *           ],
-           *           "path": [],
-           *           "message": "Unrecognized key: \"foo\""
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Rate limit exceeded; the message states the seconds to wait */
-      429: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          /** @description Seconds to wait before retrying */
-          'retry-after': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Too Many Requests",
-           *       "message": "rate limit exceeded: retry in 7 seconds",
-           *       "details": {
-           *         "budget": "prices",
-           *         "retryAfterSeconds": 7
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-    }
-  }
-  getOhlc: {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "pair": "BTC-USD",
-         *       "fromTimestampSeconds": 1794999700,
-         *       "toTimestampSeconds": 1795000000,
-         *       "resolution": "1"
-         *     }
-         */
-        'application/json': {
-          pair: string
-          fromTimestampSeconds: number
-          toTimestampSeconds: number
-          resolution: ('1' | '5' | '15' | '60' | '240' | '1D') | (1 | 5 | 15 | 60 | 240)
-        }
-      }
-    }
-    responses: {
-      /** @description Candles; page long ranges from `lastRequestTimestamp` */
-      200: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "data": [
-           *         {
-           *           "from": "BTC",
-           *           "to": "USD",
-           *           "time": 1794999700,
-           *           "open": 94950,
-           *           "high": 95010.5,
-           *           "low": 94940,
-           *           "close": 95002
-           *         },
-           *         {
-           *           "from": "BTC",
-           *           "to": "USD",
-           *           "time": 1794999760,
-           *           "open": 95002,
-           *           "high": 95020,
-           *           "low": 94990.25,
-           *           "close": 95000
-           *         }
-           *       ],
-           *       "lastRequestTimestamp": 1795000000
-           *     }
-           */
-          'application/json': {
-            data: {
-              from: string
-              to: string
-              time: number
-              open: number
-              high: number
-              low: number
-              close: number
-            }[]
-            lastRequestTimestamp: number
-          }
-        }
-      }
-      /** @description Invalid request (upstream-proxy shape) */
-      400: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "toTimestampSeconds must be after fromTimestampSeconds"
-           *     }
-           */
-          'application/json': components['schemas']['UpstreamProxyError']
-        }
-      }
-      /** @description Unknown pair (upstream-proxy shape) */
-      404: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "unknown pair DOGE-USD"
-           *     }
-           */
-          'application/json': components['schemas']['UpstreamProxyError']
-        }
-      }
-      /** @description Rate limit exceeded; the message states the seconds to wait */
-      429: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          /** @description Seconds to wait before retrying */
-          'retry-after': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Too Many Requests",
-           *       "message": "rate limit exceeded: retry in 7 seconds",
-           *       "details": {
-           *         "budget": "prices",
-           *         "retryAfterSeconds": 7
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Unexpected error (upstream-proxy shape) */
-      500: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "unexpected error"
-           *     }
-           */
-          'application/json': components['schemas']['UpstreamProxyError']
-        }
-      }
-      /** @description The candle store cannot be reached (upstream-proxy shape) */
-      502: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "the candle store cannot be reached"
-           *     }
-           */
-          'application/json': components['schemas']['UpstreamProxyError']
-        }
-      }
-    }
-  }
-  getDepth: {
-    parameters: {
-      query?: {
-        chainId?: 42161 | 421614
-      }
-      header?: never
-      path: {
-        /** @description Pair symbol as in the price rows, e.g. BTC-USD */
-        pair: string
-      }
-      cookie?: never
-    }
-    requestBody?: never
-    responses: {
-      /** @description Levels per side and available notional */
-      200: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "pair": "BTC-USD",
-           *       "chainId": 42161,
-           *       "bid": 94995.12,
-           *       "mid": 95000,
-           *       "ask": 95004.88,
-           *       "timestampSeconds": 1795000000,
-           *       "long": {
-           *         "availableNotionalUsd": 4250000,
-           *         "levels": [
-           *           {
-           *             "notionalUsd": 10000,
-           *             "fillPrice": 95009.63,
-           *             "impactPercent": 0.0101
-           *           },
-           *           {
-           *             "notionalUsd": 100000,
-           *             "fillPrice": 95052.1,
-           *             "impactPercent": 0.0548
-           *           }
-           *         ]
-           *       },
-           *       "short": {
-           *         "availableNotionalUsd": 3900000,
-           *         "levels": [
-           *           {
-           *             "notionalUsd": 10000,
-           *             "fillPrice": 94990.37,
-           *             "impactPercent": -0.0101
-           *           },
-           *           {
-           *             "notionalUsd": 100000,
-           *             "fillPrice": 94947.9,
-           *             "impactPercent": -0.0548
-           *           }
-           *         ]
-           *       }
-           *     }
-           */
-          'application/json': {
-            pair: string
-            chainId: number
-            bid: number
-            mid: number
-            ask: number
-            timestampSeconds: number
-            long: {
-              availableNotionalUsd: number
-              levels: {
-                notionalUsd: number
-                fillPrice: number
-                impactPercent: number
-              }[]
-            }
-            short: {
-              availableNotionalUsd: number
-              levels: {
-                notionalUsd: number
-                fillPrice: number
-                impactPercent: number
-              }[]
-            }
-          }
-        }
-      }
-      /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
-      400: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Request",
-           *       "message": "invalid query parameters",
-           *       "issues": [
-           *         {
-           *           "code": "unrecognized_keys",
-           *           "keys": [
-           *             "foo"
-           *           ],
-           *           "path": [],
-           *           "message": "Unrecognized key: \"foo\""
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description No such resource */
-      404: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Not Found",
-           *       "message": "unknown pair \"DOGE-USD\"; symbols look like BTC-USD (see GET /v1/pairs)",
-           *       "details": {
-           *         "pair": "DOGE-USD"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Rate limit exceeded; the message states the seconds to wait */
-      429: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          /** @description Seconds to wait before retrying */
-          'retry-after': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Too Many Requests",
-           *       "message": "rate limit exceeded: retry in 7 seconds",
-           *       "details": {
-           *         "budget": "prices",
-           *         "retryAfterSeconds": 7
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description The indexed data source cannot be reached, timed out or answered errors; `details` names the chain and reason */
-      502: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Gateway",
-           *       "message": "the indexed source did not answer in time",
-           *       "details": {
-           *         "chainId": 42161,
-           *         "reason": "timeout"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description The pair is not tradeable yet (no open-interest ceiling), or has no live price; `details` says which */
-      503: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Service Unavailable",
-           *       "message": "USD-KRW is not tradeable yet",
-           *       "details": {
-           *         "pair": "USD-KRW",
-           *         "pairId": 53,
-           *         "chainId": 42161
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-    }
-  }
-  getQuote: {
-    parameters: {
-      query: {
-        side: 'long' | 'short'
-        notionalUsd: number
-        chainId?: 42161 | 421614
-      }
-      header?: never
-      path: {
-        /** @description Pair symbol as in the price rows, e.g. BTC-USD */
-        pair: string
-      }
-      cookie?: never
-    }
-    requestBody?: never
-    responses: {
-      /** @description The quote; `availableNotionalUsd` is 0 for a pair that is not tradeable yet */
-      200: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "pair": "BTC-USD",
-           *       "chainId": 42161,
-           *       "side": "long",
-           *       "notionalUsd": 25000,
-           *       "bid": 94995.12,
-           *       "mid": 95000,
-           *       "ask": 95004.88,
-           *       "timestampSeconds": 1795000000,
-           *       "fillPrice": 95016.2,
-           *       "impactPercent": 0.017,
-           *       "availableNotionalUsd": 4250000
-           *     }
-           */
-          'application/json': {
-            pair: string
-            chainId: number
-            /** @enum {string} */
-            side: 'long' | 'short'
-            notionalUsd: number
-            bid: number
-            mid: number
-            ask: number
-            timestampSeconds: number
-            fillPrice: number
-            impactPercent: number
-            availableNotionalUsd: number
-          }
-        }
-      }
-      /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
-      400: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Request",
-           *       "message": "invalid query parameters",
-           *       "issues": [
-           *         {
-           *           "code": "unrecognized_keys",
-           *           "keys": [
-           *             "foo"
-           *           ],
-           *           "path": [],
-           *           "message": "Unrecognized key: \"foo\""
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description No such resource */
-      404: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Not Found",
-           *       "message": "unknown pair \"DOGE-USD\"; symbols look like BTC-USD (see GET /v1/pairs)",
-           *       "details": {
-           *         "pair": "DOGE-USD"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Rate limit exceeded; the message states the seconds to wait */
-      429: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          /** @description Seconds to wait before retrying */
-          'retry-after': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Too Many Requests",
-           *       "message": "rate limit exceeded: retry in 7 seconds",
-           *       "details": {
-           *         "budget": "prices",
-           *         "retryAfterSeconds": 7
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description The indexed data source cannot be reached, timed out or answered errors; `details` names the chain and reason */
-      502: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Gateway",
-           *       "message": "the indexed source did not answer in time",
-           *       "details": {
-           *         "chainId": 42161,
-           *         "reason": "timeout"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description No live price for the pair */
-      503: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Service Unavailable",
-           *       "message": "USD-KRW is not tradeable yet",
-           *       "details": {
-           *         "pair": "USD-KRW",
-           *         "pairId": 53,
-           *         "chainId": 42161
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-    }
-  }
-  listPairs: {
-    parameters: {
-      query?: {
-        chainId?: 42161 | 421614
-      }
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    requestBody?: never
-    responses: {
-      /** @description Pairs by pairIndex */
-      200: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "chainId": 42161,
-           *       "count": 1,
-           *       "pairs": [
-           *         {
-           *           "id": "0",
-           *           "pair": "BTC-USD",
-           *           "from": "BTC",
-           *           "to": "USD",
-           *           "feed": "0xe62df6c8b4a85fe1a67db44dc12de5db330f7ac66b72dc658afedf0f4a415b43",
-           *           "group": {
-           *             "id": "0",
-           *             "name": "crypto",
-           *             "minLeverage": 1.1,
-           *             "maxLeverage": 100
-           *           },
-           *           "tradeable": true,
-           *           "longOI": 12.5,
-           *           "shortOI": 9.75,
-           *           "maxOI": 5000000,
-           *           "makerFeeP": 0.03,
-           *           "takerFeeP": 0.06,
-           *           "spreadP": 0.01,
-           *           "maxLeverage": 100,
-           *           "overnightMaxLeverage": 0,
-           *           "lastTradePrice": 95000,
-           *           "curFundingLong": 0.0001,
-           *           "curFundingShort": -0.0001,
-           *           "curRollover": 0
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': {
-            chainId: number
-            count: number
-            pairs: components['schemas']['ListedPair'][]
-          }
-        }
-      }
-      /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
-      400: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Request",
-           *       "message": "invalid query parameters",
-           *       "issues": [
-           *         {
-           *           "code": "unrecognized_keys",
-           *           "keys": [
-           *             "foo"
-           *           ],
-           *           "path": [],
-           *           "message": "Unrecognized key: \"foo\""
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Rate limit exceeded; the message states the seconds to wait */
-      429: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          /** @description Seconds to wait before retrying */
-          'retry-after': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Too Many Requests",
-           *       "message": "rate limit exceeded: retry in 7 seconds",
-           *       "details": {
-           *         "budget": "prices",
-           *         "retryAfterSeconds": 7
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description The indexed data source cannot be reached, timed out or answered errors; `details` names the chain and reason */
-      502: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Gateway",
-           *       "message": "the indexed source did not answer in time",
-           *       "details": {
-           *         "chainId": 42161,
-           *         "reason": "timeout"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-    }
-  }
-  listLimits: {
-    parameters: {
-      query: {
-        trader: string
-        chainId?: 42161 | 421614
-        first?: number
-        skip?: number
-        since?: number
-      }
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    requestBody?: never
-    responses: {
-      /** @description Resting orders, oldest first */
-      200: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "trader": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *       "chainId": 42161,
-           *       "first": 100,
-           *       "skip": 0,
-           *       "count": 1,
-           *       "limits": [
-           *         {
-           *           "id": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8-0-3",
-           *           "trader": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *           "isActive": true,
-           *           "isBuy": true,
-           *           "isDayTrade": false,
-           *           "limitType": "LIMIT",
-           *           "openPrice": 90000,
-           *           "stopLossPrice": 85000,
-           *           "takeProfitPrice": 110000,
-           *           "collateral": 500,
-           *           "notionalInUsd": 5000,
-           *           "notionalInUnits": 0.0555,
-           *           "leverage": 10,
-           *           "orderId": "3",
-           *           "initiatedAt": "1794996400",
-           *           "updatedAt": "1794996400",
-           *           "pair": {
-           *             "id": "0",
-           *             "from": "BTC",
-           *             "to": "USD"
-           *           }
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': {
-            trader: string
-            chainId: number
-            first: number
-            skip: number
-            count: number
-            limits: components['schemas']['RestingOrder'][]
-          }
-        }
-      }
-      /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
-      400: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Request",
-           *       "message": "invalid query parameters",
-           *       "issues": [
-           *         {
-           *           "code": "unrecognized_keys",
-           *           "keys": [
-           *             "foo"
-           *           ],
-           *           "path": [],
-           *           "message": "Unrecognized key: \"foo\""
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Rate limit exceeded; the message states the seconds to wait */
-      429: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          /** @description Seconds to wait before retrying */
-          'retry-after': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Too Many Requests",
-           *       "message": "rate limit exceeded: retry in 7 seconds",
-           *       "details": {
-           *         "budget": "prices",
-           *         "retryAfterSeconds": 7
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description The indexed data source cannot be reached, timed out or answered errors; `details` names the chain and reason */
-      502: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Gateway",
-           *       "message": "the indexed source did not answer in time",
-           *       "details": {
-           *         "chainId": 42161,
-           *         "reason": "timeout"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-    }
-  }
-  listTrades: {
-    parameters: {
-      query: {
-        trader: string
-        chainId?: 42161 | 421614
-        first?: number
-        skip?: number
-        since?: number
-      }
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    requestBody?: never
-    responses: {
-      /** @description Open positions, oldest first */
-      200: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "trader": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *       "chainId": 42161,
-           *       "first": 100,
-           *       "skip": 0,
-           *       "count": 1,
-           *       "trades": [
-           *         {
-           *           "id": "17",
-           *           "trader": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *           "pair": {
-           *             "id": "0",
-           *             "from": "BTC",
-           *             "to": "USD"
-           *           },
-           *           "index": 0,
-           *           "isBuy": true,
-           *           "collateral": 1000,
-           *           "leverage": 20,
-           *           "openPrice": 94000,
-           *           "stopLossPrice": 0,
-           *           "takeProfitPrice": 0,
-           *           "notionalInUsd": 20000,
-           *           "notionalInUnits": 0.2128,
-           *           "funding": 1.25,
-           *           "rollover": 0.4,
-           *           "openedAt": "1794913600"
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': {
-            trader: string
-            chainId: number
-            first: number
-            skip: number
-            count: number
-            trades: components['schemas']['OpenTrade'][]
-          }
-        }
-      }
-      /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
-      400: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Request",
-           *       "message": "invalid query parameters",
-           *       "issues": [
-           *         {
-           *           "code": "unrecognized_keys",
-           *           "keys": [
-           *             "foo"
-           *           ],
-           *           "path": [],
-           *           "message": "Unrecognized key: \"foo\""
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Rate limit exceeded; the message states the seconds to wait */
-      429: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          /** @description Seconds to wait before retrying */
-          'retry-after': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Too Many Requests",
-           *       "message": "rate limit exceeded: retry in 7 seconds",
-           *       "details": {
-           *         "budget": "prices",
-           *         "retryAfterSeconds": 7
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description The indexed data source cannot be reached, timed out or answered errors; `details` names the chain and reason */
-      502: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Gateway",
-           *       "message": "the indexed source did not answer in time",
-           *       "details": {
-           *         "chainId": 42161,
-           *         "reason": "timeout"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-    }
-  }
-  listOrders: {
-    parameters: {
-      query: {
-        trader: string
-        chainId?: 42161 | 421614
-        first?: number
-        skip?: number
-        since?: number
-        before?: number
-      }
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    requestBody?: never
-    responses: {
-      /** @description Executed orders, newest first */
-      200: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "trader": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *       "chainId": 42161,
-           *       "first": 100,
-           *       "skip": 0,
-           *       "count": 1,
-           *       "orders": [
-           *         {
-           *           "id": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8-41",
-           *           "trader": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *           "pair": {
-           *             "id": "0",
-           *             "from": "BTC",
-           *             "to": "USD"
-           *           },
-           *           "tradeId": "17",
-           *           "isBuy": true,
-           *           "orderType": "MARKET",
-           *           "orderAction": "Open",
-           *           "price": 94000,
-           *           "priceAfterImpact": 94009.4,
-           *           "priceImpactPercent": 0.01,
-           *           "collateral": 1000,
-           *           "leverage": 20,
-           *           "notionalInUsd": 20000,
-           *           "notionalInUnits": 0.2128,
-           *           "profitPercent": 0,
-           *           "totalProfitPercent": 0,
-           *           "amountSentToTrader": 0,
-           *           "rolloverFee": 0,
-           *           "fundingFee": 0,
-           *           "initiatedAt": "1794913600",
-           *           "executedAt": "1794913602",
-           *           "executedTx": "0x4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e",
-           *           "isCancelled": false,
-           *           "cancelReason": null
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': {
-            trader: string
-            chainId: number
-            first: number
-            skip: number
-            count: number
-            orders: components['schemas']['ExecutedOrder'][]
-          }
-        }
-      }
-      /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
-      400: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Request",
-           *       "message": "invalid query parameters",
-           *       "issues": [
-           *         {
-           *           "code": "unrecognized_keys",
-           *           "keys": [
-           *             "foo"
-           *           ],
-           *           "path": [],
-           *           "message": "Unrecognized key: \"foo\""
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Rate limit exceeded; the message states the seconds to wait */
-      429: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          /** @description Seconds to wait before retrying */
-          'retry-after': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Too Many Requests",
-           *       "message": "rate limit exceeded: retry in 7 seconds",
-           *       "details": {
-           *         "budget": "prices",
-           *         "retryAfterSeconds": 7
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description The indexed data source cannot be reached, timed out or answered errors; `details` names the chain and reason */
-      502: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Gateway",
-           *       "message": "the indexed source did not answer in time",
-           *       "details": {
-           *         "chainId": 42161,
-           *         "reason": "timeout"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-    }
-  }
-  onboard: {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "chainId": 42161,
-         *       "partner": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-         *       "delegation": {
-         *         "delegate": "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
-         *         "nonce": "0",
-         *         "expiry": "1795001800",
-         *         "signature": "0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab"
-         *       },
-         *       "permit": {
-         *         "value": "115792089237316195423570985008687907853269984665640564039457584007913129639935",
-         *         "nonce": "0",
-         *         "deadline": "1795001800",
-         *         "signature": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
-         *       }
-         *     }
-         */
-        'application/json': {
-          chainId: 42161 | 421614
-          partner: string
-          delegation?: {
-            delegate: string
-            nonce: string
-            expiry: string
-            signature: string
-          }
-          permit?: {
-            value: string
-            nonce: string
-            deadline: string
-            signature: string
-          }
-        }
-      }
-    }
-    responses: {
-      /** @description The terminal on-chain outcome: `confirmed` or `reverted` (with `reason`) */
-      200: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "status": "confirmed",
-           *       "userOpHash": "0x7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a",
-           *       "transactionHash": "0x4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e",
-           *       "state": {
-           *         "onboarded": true,
-           *         "missing": [],
-           *         "delegate": "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
-           *         "allowance": "115792089237316195423570985008687907853269984665640564039457584007913129639935"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {string} */
-            status: 'confirmed' | 'reverted'
-            userOpHash: string
-            transactionHash: string
-            reason?: string
-            state?: components['schemas']['OnboardingState']
-          }
-        }
-      }
-      /** @description The deadline passed before the outcome; poll the Location */
-      202: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          location: string
-          /** @description Seconds before polling */
-          'retry-after': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "status": "pending",
-           *       "id": "0x3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c",
-           *       "userOpHash": "0x7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a"
-           *     }
-           */
-          'application/json': {
-            /** @constant */
-            status: 'pending'
-            id: string
-            userOpHash?: string
-          }
-        }
-      }
-      /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
-      400: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Request",
-           *       "message": "invalid query parameters",
-           *       "issues": [
-           *         {
-           *           "code": "unrecognized_keys",
-           *           "keys": [
-           *             "foo"
-           *           ],
-           *           "path": [],
-           *           "message": "Unrecognized key: \"foo\""
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description A signature does not match the partner address */
-      401: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Unauthorized",
-           *       "message": "the delegation signature was not made by the partner"
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description The partner is not allowlisted */
-      403: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Forbidden",
-           *       "message": "the partner is not allowlisted"
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description The body is larger than the parser limit */
-      413: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Payload Too Large",
-           *       "message": "request body is larger than 65536 bytes",
-           *       "details": {
-           *         "limitBytes": 65536
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Simulation found the batch would revert; nothing was sent. `details` holds the decoded reason */
-      422: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Unprocessable Entity",
-           *       "message": "the batch would revert: ERC2612InvalidSigner",
-           *       "details": {
-           *         "reason": "ERC2612InvalidSigner",
-           *         "part": "permit",
-           *         "error": "ERC2612InvalidSigner",
-           *         "args": [
-           *           "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *           "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
-           *         ]
-           *       }
-           *     }
-           */
-          'application/json': {
-            error: string
-            message: string
-            issues?: unknown[]
-            details: {
-              reason: string
-              /** @enum {string} */
-              part?: 'delegation' | 'permit'
-              error?: string
-              args?: string[]
-            }
-          } & {
-            [key: string]: unknown
-          }
-        }
-      }
-      /** @description Rate limit exceeded; the message states the seconds to wait */
-      429: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          /** @description Seconds to wait before retrying */
-          'retry-after': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Too Many Requests",
-           *       "message": "rate limit exceeded: retry in 7 seconds",
-           *       "details": {
-           *         "budget": "prices",
-           *         "retryAfterSeconds": 7
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Unexpected error */
-      500: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Internal Server Error",
-           *       "message": "unexpected error"
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description The indexed data source cannot be reached, timed out or answered errors; `details` names the chain and reason */
-      502: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Gateway",
-           *       "message": "the indexed source did not answer in time",
-           *       "details": {
-           *         "chainId": 42161,
-           *         "reason": "timeout"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-    }
-  }
-  getOnboarding: {
-    parameters: {
-      query?: never
-      header?: never
-      path: {
-        id: string
-      }
-      cookie?: never
-    }
-    requestBody?: never
-    responses: {
-      /** @description Terminal outcome */
-      200: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "status": "confirmed",
-           *       "userOpHash": "0x7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a",
-           *       "transactionHash": "0x4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e",
-           *       "state": {
-           *         "onboarded": true,
-           *         "missing": [],
-           *         "delegate": "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
-           *         "allowance": "115792089237316195423570985008687907853269984665640564039457584007913129639935"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {string} */
-            status: 'confirmed' | 'reverted'
-            userOpHash: string
-            transactionHash: string
-            reason?: string
-            state?: components['schemas']['OnboardingState']
-          }
-        }
-      }
-      /** @description Still pending */
-      202: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "status": "pending",
-           *       "id": "0x3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c",
-           *       "userOpHash": "0x7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a"
-           *     }
-           */
-          'application/json': {
-            /** @constant */
-            status: 'pending'
-            id: string
-            userOpHash?: string
-          }
-        }
-      }
-      /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
-      400: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Request",
-           *       "message": "invalid query parameters",
-           *       "issues": [
-           *         {
-           *           "code": "unrecognized_keys",
-           *           "keys": [
-           *             "foo"
-           *           ],
-           *           "path": [],
-           *           "message": "Unrecognized key: \"foo\""
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description No such resource */
-      404: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Not Found",
-           *       "message": "unknown pair \"DOGE-USD\"; symbols look like BTC-USD (see GET /v1/pairs)",
-           *       "details": {
-           *         "pair": "DOGE-USD"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Refused by simulation */
-      422: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Unprocessable Entity",
-           *       "message": "the batch would revert: ERC2612InvalidSigner",
-           *       "details": {
-           *         "reason": "ERC2612InvalidSigner",
-           *         "part": "permit",
-           *         "error": "ERC2612InvalidSigner",
-           *         "args": [
-           *           "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *           "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
-           *         ]
-           *       }
-           *     }
-           */
-          'application/json': {
-            error: string
-            message: string
-            issues?: unknown[]
-            details: {
-              reason: string
-              /** @enum {string} */
-              part?: 'delegation' | 'permit'
-              error?: string
-              args?: string[]
-            }
-          } & {
-            [key: string]: unknown
-          }
-        }
-      }
-      /** @description Rate limit exceeded; the message states the seconds to wait */
-      429: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          /** @description Seconds to wait before retrying */
-          'retry-after': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Too Many Requests",
-           *       "message": "rate limit exceeded: retry in 7 seconds",
-           *       "details": {
-           *         "budget": "prices",
-           *         "retryAfterSeconds": 7
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-      /** @description Unexpected error */
-      500: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          /** @description Requests allowed per window */
-          'x-ratelimit-limit': string
-          /** @description Requests left in the current window */
-          'x-ratelimit-remaining': string
-          /** @description Seconds until the window resets */
-          'x-ratelimit-reset': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Internal Server Error",
-           *       "message": "unexpected error"
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-    }
-  }
-  getOpenApiDocument: {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    requestBody?: never
-    responses: {
-      /** @description OpenAPI 3.1 document */
-      200: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "openapi": "3.1.0",
-           *       "info": {
-           *         "title": "Venue gateway",
-           *         "version": "1.0.0"
-           *       },
-           *       "paths": {}
-           *     }
-           */
-          'application/json': {
-            info: {
-              title: string
-              version: string
-            } & {
-              [key: string]: unknown
-            }
-          } & {
-            [key: string]: unknown
-          }
-        }
-      }
-      /** @description The document takes no query parameters */
-      400: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Request",
-           *       "message": "invalid query parameters",
-           *       "issues": [
-           *         {
-           *           "code": "unrecognized_keys",
-           *           "keys": [
-           *             "foo"
-           *           ],
-           *           "path": [],
-           *           "message": "Unrecognized key: \"foo\""
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-    }
-  }
-  getAsyncApiDocument: {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    requestBody?: never
-    responses: {
-      /** @description AsyncAPI 3.0 document */
-      200: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "asyncapi": "3.0.0",
-           *       "info": {
-           *         "title": "Venue gateway events",
-           *         "version": "1.0.0"
-           *       }
-           *     }
-           */
-          'application/json': {
-            info: {
-              title: string
-              version: string
-            } & {
-              [key: string]: unknown
-            }
-          } & {
-            [key: string]: unknown
-          }
-        }
-      }
-      /** @description The document takes no query parameters */
-      400: {
-        headers: {
-          /** @description Generated by the service for every response; a value sent by the client is ignored */
-          'x-request-id': string
-          [name: string]: unknown
-        }
-        content: {
-          /**
-           * @example {
-           *       "error": "Bad Request",
-           *       "message": "invalid query parameters",
-           *       "issues": [
-           *         {
-           *           "code": "unrecognized_keys",
-           *           "keys": [
-           *             "foo"
-           *           ],
-           *           "path": [],
-           *           "message": "Unrecognized key: \"foo\""
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': components['schemas']['FrameworkError']
-        }
-      }
-    }
-  }
+    listPrices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The snapshot; `stale` is the verdict for the feed as a whole */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "prices": [
+                     *         {
+                     *           "feed_id": "0xe62df6c8b4a85fe1a67db44dc12de5db330f7ac66b72dc658afedf0f4a415b43",
+                     *           "pair": "BTC-USD",
+                     *           "from": "BTC",
+                     *           "to": "USD",
+                     *           "bid": 94995.12,
+                     *           "mid": 95000,
+                     *           "ask": 95004.88,
+                     *           "isMarketOpen": true,
+                     *           "isDayTradingClosed": false,
+                     *           "secondsToToggleIsDayTradingClosed": -1,
+                     *           "timestampSeconds": 1795000000,
+                     *           "schedule": {
+                     *             "id": 0,
+                     *             "alwaysOpen": true,
+                     *             "timezone": "UTC",
+                     *             "openingHours": "UTC;O,O,O,O,O,O,O"
+                     *           }
+                     *         },
+                     *         {
+                     *           "feed_id": "0x49f6b65cb1de6b10eaf75e7c03ca029c306d0357e91b5311b175084a5ad55688",
+                     *           "pair": "AAPL-USD",
+                     *           "from": "AAPL",
+                     *           "to": "USD",
+                     *           "bid": 229.88,
+                     *           "mid": 229.9,
+                     *           "ask": 229.92,
+                     *           "isMarketOpen": true,
+                     *           "isDayTradingClosed": false,
+                     *           "secondsToToggleIsDayTradingClosed": 5400,
+                     *           "timestampSeconds": 1795000000,
+                     *           "schedule": {
+                     *             "id": 5,
+                     *             "alwaysOpen": false,
+                     *             "timezone": "America/New_York",
+                     *             "openingHours": "America/New_York;0930-1600,0930-1600,0930-1600,0930-1600,0930-1600,C,C"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "stale": false,
+                     *       "generatedAt": 1795000000123
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PriceSnapshot"];
+                };
+            };
+            /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
+            400: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "invalid query parameters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "unrecognized_keys",
+                     *           "keys": [
+                     *             "foo"
+                     *           ],
+                     *           "path": [],
+                     *           "message": "Unrecognized key: \"foo\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Rate limit exceeded; the message states the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limit exceeded: retry in 7 seconds",
+                     *       "details": {
+                     *         "budget": "prices",
+                     *         "retryAfterSeconds": 7
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal Server Error",
+                     *       "message": "unexpected error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description The feed has delivered no ticks yet; retry */
+            503: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service Unavailable",
+                     *       "message": "the feed has delivered no ticks yet; retry shortly",
+                     *       "stale": true
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: unknown[];
+                        details?: unknown;
+                        /** @constant */
+                        stale: true;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getPrice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Pair symbol as in the price rows, e.g. BTC-USD */
+                pair: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pair's row, as in the snapshot */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "feed_id": "0xe62df6c8b4a85fe1a67db44dc12de5db330f7ac66b72dc658afedf0f4a415b43",
+                     *       "pair": "BTC-USD",
+                     *       "from": "BTC",
+                     *       "to": "USD",
+                     *       "bid": 94995.12,
+                     *       "mid": 95000,
+                     *       "ask": 95004.88,
+                     *       "isMarketOpen": true,
+                     *       "isDayTradingClosed": false,
+                     *       "secondsToToggleIsDayTradingClosed": -1,
+                     *       "timestampSeconds": 1795000000,
+                     *       "schedule": {
+                     *         "id": 0,
+                     *         "alwaysOpen": true,
+                     *         "timezone": "UTC",
+                     *         "openingHours": "UTC;O,O,O,O,O,O,O"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PriceRow"];
+                };
+            };
+            /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
+            400: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "invalid query parameters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "unrecognized_keys",
+                     *           "keys": [
+                     *             "foo"
+                     *           ],
+                     *           "path": [],
+                     *           "message": "Unrecognized key: \"foo\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Unknown pair, or a listed pair without a price; `details.pair` names it */
+            404: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not Found",
+                     *       "message": "unknown pair \"DOGE-USD\"; symbols look like BTC-USD (see GET /v1/pairs)",
+                     *       "details": {
+                     *         "pair": "DOGE-USD"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Rate limit exceeded; the message states the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limit exceeded: retry in 7 seconds",
+                     *       "details": {
+                     *         "budget": "prices",
+                     *         "retryAfterSeconds": 7
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal Server Error",
+                     *       "message": "unexpected error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description The feed has delivered no ticks yet */
+            503: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service Unavailable",
+                     *       "message": "the feed has delivered no ticks yet; retry shortly",
+                     *       "stale": true
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: unknown[];
+                        details?: unknown;
+                        /** @constant */
+                        stale: true;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    openPriceStream: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated pair symbols; omitted means every asset */
+                pairs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols: the stream is open */
+            101: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid `pairs` query */
+            400: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "invalid query parameters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "unrecognized_keys",
+                     *           "keys": [
+                     *             "foo"
+                     *           ],
+                     *           "path": [],
+                     *           "message": "Unrecognized key: \"foo\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Browser origin not allowed (bare, no body) */
+            403: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A plain GET without a WebSocket upgrade */
+            426: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Upgrade Required",
+                     *       "message": "this is a WebSocket endpoint: connect with a WebSocket client"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Too many connections or upgrades from this address */
+            429: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Seconds to wait */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limit exceeded: retry in 7 seconds",
+                     *       "details": {
+                     *         "budget": "prices",
+                     *         "retryAfterSeconds": 7
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description This replica holds its maximum of connections, or is shutting down */
+            503: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Seconds to wait */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service Unavailable",
+                     *       "message": "USD-KRW is not tradeable yet",
+                     *       "details": {
+                     *         "pair": "USD-KRW",
+                     *         "pairId": 53,
+                     *         "chainId": 42161
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Any other refusal, in the framework shape */
+            default: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal Server Error",
+                     *       "message": "unexpected error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+        };
+    };
+    getStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status record */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "prices": {
+                     *         "pairs": 82,
+                     *         "stale": false,
+                     *         "lastTickAt": 1795000000098
+                     *       },
+                     *       "time": 1795000000120
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatusRecord"];
+                };
+            };
+            /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
+            400: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "invalid query parameters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "unrecognized_keys",
+                     *           "keys": [
+                     *             "foo"
+                     *           ],
+                     *           "path": [],
+                     *           "message": "Unrecognized key: \"foo\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Rate limit exceeded; the message states the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limit exceeded: retry in 7 seconds",
+                     *       "details": {
+                     *         "budget": "prices",
+                     *         "retryAfterSeconds": 7
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+        };
+    };
+    getMarketHours: {
+        parameters: {
+            query?: {
+                pair?: "BTC-USD" | "ETH-USD" | "EUR-USD" | "GBP-USD" | "USD-JPY" | "XAU-USD" | "XCU-USD" | "WTI-USD" | "XAG-USD" | "SOL-USD" | "US500-USD" | "US30-USD" | "US100-USD" | "JP225-JPY" | "UK100-GBP" | "GER40-EUR" | "USD-CAD" | "USD-MXN" | "NVDA-USD" | "GOOG-USD" | "AMZN-USD" | "META-USD" | "TSLA-USD" | "AAPL-USD" | "MSFT-USD" | "USD-CHF" | "AUD-USD" | "NZD-USD" | "XPD-USD" | "XPT-USD" | "HK50-HKD" | "COIN-USD" | "HOOD-USD" | "MSTR-USD" | "CRCL-USD" | "BMNR-USD" | "SBET-USD" | "GLXY-USD" | "BNB-USD" | "XRP-USD" | "TRX-USD" | "HYPE-USD" | "LINK-USD" | "ADA-USD" | "PLTR-USD" | "AMD-USD" | "NFLX-USD" | "ORCL-USD" | "RIVN-USD" | "COST-USD" | "XOM-USD" | "CVX-USD" | "URA-USD" | "USD-KRW" | "KR2550-USD" | "BRENT-USD" | "GEV-USD" | "SHEL-USD" | "UNG-USD" | "XLE-USD" | "ARM-USD" | "ASML-USD" | "AVGO-USD" | "CAT-USD" | "INTC-USD" | "SMCI-USD" | "TSM-USD" | "MU-USD" | "SNDK-USD" | "HYG-USD" | "TLT-USD" | "MP-USD" | "DRAM-USD" | "REMX-USD" | "BB-USD" | "CRWV-USD" | "DELL-USD" | "MRNA-USD" | "MRVL-USD" | "NBIS-USD" | "LLY-USD" | "SKHY-USD" | "SPCX-USD";
+                at?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Schedules and pairs; cache it (Cache-Control, ETag) */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    etag: string;
+                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "at": 1795000000,
+                     *       "schedules": [
+                     *         {
+                     *           "id": 5,
+                     *           "name": "US stocks and ETFs (NYSE / Nasdaq)",
+                     *           "alwaysOpen": false,
+                     *           "timezone": "America/New_York",
+                     *           "openingHours": "America/New_York;0930-1600,0930-1600,0930-1600,0930-1600,0930-1600,C,C;20261126/C,20261127/0930-1300",
+                     *           "validFrom": "2026-01-01",
+                     *           "validThrough": "2027-12-31"
+                     *         }
+                     *       ],
+                     *       "pairs": [
+                     *         {
+                     *           "pair": "AAPL-USD",
+                     *           "pairIndex": 57,
+                     *           "scheduleId": 5,
+                     *           "state": {
+                     *             "isMarketOpen": true,
+                     *             "isDayTradingClosed": false,
+                     *             "secondsToToggleIsDayTradingClosed": 5400,
+                     *             "nextOpen": 1795072000,
+                     *             "nextClose": 1795005400
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        at?: number;
+                        schedules: {
+                            id: number;
+                            name: string;
+                            alwaysOpen: boolean;
+                            timezone: string;
+                            openingHours: string;
+                            validFrom: string | null;
+                            validThrough: string | null;
+                        }[];
+                        pairs: {
+                            pair: string;
+                            pairIndex: number;
+                            scheduleId: number;
+                            state?: {
+                                isMarketOpen: boolean;
+                                isDayTradingClosed: boolean;
+                                secondsToToggleIsDayTradingClosed: number;
+                                nextOpen: number | null;
+                                nextClose: number | null;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
+            400: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "invalid query parameters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "unrecognized_keys",
+                     *           "keys": [
+                     *             "foo"
+                     *           ],
+                     *           "path": [],
+                     *           "message": "Unrecognized key: \"foo\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Rate limit exceeded; the message states the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limit exceeded: retry in 7 seconds",
+                     *       "details": {
+                     *         "budget": "prices",
+                     *         "retryAfterSeconds": 7
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+        };
+    };
+    getOhlc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pair": "BTC-USD",
+                 *       "fromTimestampSeconds": 1794999700,
+                 *       "toTimestampSeconds": 1795000000,
+                 *       "resolution": "1"
+                 *     }
+                 */
+                "application/json": {
+                    pair: string;
+                    fromTimestampSeconds: number;
+                    toTimestampSeconds: number;
+                    resolution: ("1" | "5" | "15" | "60" | "240" | "1D") | (1 | 5 | 15 | 60 | 240);
+                };
+            };
+        };
+        responses: {
+            /** @description Candles; page long ranges from `lastRequestTimestamp` */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "from": "BTC",
+                     *           "to": "USD",
+                     *           "time": 1794999700,
+                     *           "open": 94950,
+                     *           "high": 95010.5,
+                     *           "low": 94940,
+                     *           "close": 95002
+                     *         },
+                     *         {
+                     *           "from": "BTC",
+                     *           "to": "USD",
+                     *           "time": 1794999760,
+                     *           "open": 95002,
+                     *           "high": 95020,
+                     *           "low": 94990.25,
+                     *           "close": 95000
+                     *         }
+                     *       ],
+                     *       "lastRequestTimestamp": 1795000000
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            from: string;
+                            to: string;
+                            time: number;
+                            open: number;
+                            high: number;
+                            low: number;
+                            close: number;
+                        }[];
+                        lastRequestTimestamp: number;
+                    };
+                };
+            };
+            /** @description Invalid request (upstream-proxy shape) */
+            400: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "toTimestampSeconds must be after fromTimestampSeconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UpstreamProxyError"];
+                };
+            };
+            /** @description Unknown pair (upstream-proxy shape) */
+            404: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unknown pair DOGE-USD"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UpstreamProxyError"];
+                };
+            };
+            /** @description Rate limit exceeded; the message states the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limit exceeded: retry in 7 seconds",
+                     *       "details": {
+                     *         "budget": "prices",
+                     *         "retryAfterSeconds": 7
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Unexpected error (upstream-proxy shape) */
+            500: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unexpected error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UpstreamProxyError"];
+                };
+            };
+            /** @description The candle store cannot be reached (upstream-proxy shape) */
+            502: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the candle store cannot be reached"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UpstreamProxyError"];
+                };
+            };
+        };
+    };
+    getDepth: {
+        parameters: {
+            query?: {
+                chainId?: 42161 | 421614;
+            };
+            header?: never;
+            path: {
+                /** @description Pair symbol as in the price rows, e.g. BTC-USD */
+                pair: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Levels per side and available notional */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pair": "BTC-USD",
+                     *       "chainId": 42161,
+                     *       "bid": 94995.12,
+                     *       "mid": 95000,
+                     *       "ask": 95004.88,
+                     *       "timestampSeconds": 1795000000,
+                     *       "long": {
+                     *         "availableNotionalUsd": 4250000,
+                     *         "levels": [
+                     *           {
+                     *             "notionalUsd": 10000,
+                     *             "fillPrice": 95009.63,
+                     *             "impactPercent": 0.0101
+                     *           },
+                     *           {
+                     *             "notionalUsd": 100000,
+                     *             "fillPrice": 95052.1,
+                     *             "impactPercent": 0.0548
+                     *           }
+                     *         ]
+                     *       },
+                     *       "short": {
+                     *         "availableNotionalUsd": 3900000,
+                     *         "levels": [
+                     *           {
+                     *             "notionalUsd": 10000,
+                     *             "fillPrice": 94990.37,
+                     *             "impactPercent": -0.0101
+                     *           },
+                     *           {
+                     *             "notionalUsd": 100000,
+                     *             "fillPrice": 94947.9,
+                     *             "impactPercent": -0.0548
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        pair: string;
+                        chainId: number;
+                        bid: number;
+                        mid: number;
+                        ask: number;
+                        timestampSeconds: number;
+                        long: {
+                            availableNotionalUsd: number;
+                            levels: {
+                                notionalUsd: number;
+                                fillPrice: number;
+                                impactPercent: number;
+                            }[];
+                        };
+                        short: {
+                            availableNotionalUsd: number;
+                            levels: {
+                                notionalUsd: number;
+                                fillPrice: number;
+                                impactPercent: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
+            400: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "invalid query parameters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "unrecognized_keys",
+                     *           "keys": [
+                     *             "foo"
+                     *           ],
+                     *           "path": [],
+                     *           "message": "Unrecognized key: \"foo\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not Found",
+                     *       "message": "unknown pair \"DOGE-USD\"; symbols look like BTC-USD (see GET /v1/pairs)",
+                     *       "details": {
+                     *         "pair": "DOGE-USD"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Rate limit exceeded; the message states the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limit exceeded: retry in 7 seconds",
+                     *       "details": {
+                     *         "budget": "prices",
+                     *         "retryAfterSeconds": 7
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description The indexed data source cannot be reached, timed out or answered errors; `details` names the chain and reason */
+            502: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Gateway",
+                     *       "message": "the indexed source did not answer in time",
+                     *       "details": {
+                     *         "chainId": 42161,
+                     *         "reason": "timeout"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description The pair is not tradeable yet (no open-interest ceiling), or has no live price; `details` says which */
+            503: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service Unavailable",
+                     *       "message": "USD-KRW is not tradeable yet",
+                     *       "details": {
+                     *         "pair": "USD-KRW",
+                     *         "pairId": 53,
+                     *         "chainId": 42161
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+        };
+    };
+    getQuote: {
+        parameters: {
+            query: {
+                side: "long" | "short";
+                notionalUsd: number;
+                chainId?: 42161 | 421614;
+            };
+            header?: never;
+            path: {
+                /** @description Pair symbol as in the price rows, e.g. BTC-USD */
+                pair: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The quote; `availableNotionalUsd` is 0 for a pair that is not tradeable yet */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pair": "BTC-USD",
+                     *       "chainId": 42161,
+                     *       "side": "long",
+                     *       "notionalUsd": 25000,
+                     *       "bid": 94995.12,
+                     *       "mid": 95000,
+                     *       "ask": 95004.88,
+                     *       "timestampSeconds": 1795000000,
+                     *       "fillPrice": 95016.2,
+                     *       "impactPercent": 0.017,
+                     *       "availableNotionalUsd": 4250000
+                     *     }
+                     */
+                    "application/json": {
+                        pair: string;
+                        chainId: number;
+                        /** @enum {string} */
+                        side: "long" | "short";
+                        notionalUsd: number;
+                        bid: number;
+                        mid: number;
+                        ask: number;
+                        timestampSeconds: number;
+                        fillPrice: number;
+                        impactPercent: number;
+                        availableNotionalUsd: number;
+                    };
+                };
+            };
+            /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
+            400: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "invalid query parameters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "unrecognized_keys",
+                     *           "keys": [
+                     *             "foo"
+                     *           ],
+                     *           "path": [],
+                     *           "message": "Unrecognized key: \"foo\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not Found",
+                     *       "message": "unknown pair \"DOGE-USD\"; symbols look like BTC-USD (see GET /v1/pairs)",
+                     *       "details": {
+                     *         "pair": "DOGE-USD"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Rate limit exceeded; the message states the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limit exceeded: retry in 7 seconds",
+                     *       "details": {
+                     *         "budget": "prices",
+                     *         "retryAfterSeconds": 7
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description The indexed data source cannot be reached, timed out or answered errors; `details` names the chain and reason */
+            502: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Gateway",
+                     *       "message": "the indexed source did not answer in time",
+                     *       "details": {
+                     *         "chainId": 42161,
+                     *         "reason": "timeout"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description No live price for the pair */
+            503: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service Unavailable",
+                     *       "message": "USD-KRW is not tradeable yet",
+                     *       "details": {
+                     *         "pair": "USD-KRW",
+                     *         "pairId": 53,
+                     *         "chainId": 42161
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+        };
+    };
+    listPairs: {
+        parameters: {
+            query?: {
+                chainId?: 42161 | 421614;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pairs by pairIndex */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "chainId": 42161,
+                     *       "count": 1,
+                     *       "pairs": [
+                     *         {
+                     *           "id": "0",
+                     *           "pair": "BTC-USD",
+                     *           "from": "BTC",
+                     *           "to": "USD",
+                     *           "feed": "0xe62df6c8b4a85fe1a67db44dc12de5db330f7ac66b72dc658afedf0f4a415b43",
+                     *           "group": {
+                     *             "id": "0",
+                     *             "name": "crypto",
+                     *             "minLeverage": 1.1,
+                     *             "maxLeverage": 100
+                     *           },
+                     *           "tradeable": true,
+                     *           "longOI": 12.5,
+                     *           "shortOI": 9.75,
+                     *           "maxOI": 5000000,
+                     *           "makerFeeP": 0.03,
+                     *           "takerFeeP": 0.06,
+                     *           "spreadP": 0.01,
+                     *           "maxLeverage": 100,
+                     *           "overnightMaxLeverage": 0,
+                     *           "lastTradePrice": 95000,
+                     *           "curFundingLong": 0.0001,
+                     *           "curFundingShort": -0.0001,
+                     *           "curRollover": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        chainId: number;
+                        count: number;
+                        pairs: components["schemas"]["ListedPair"][];
+                    };
+                };
+            };
+            /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
+            400: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "invalid query parameters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "unrecognized_keys",
+                     *           "keys": [
+                     *             "foo"
+                     *           ],
+                     *           "path": [],
+                     *           "message": "Unrecognized key: \"foo\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Rate limit exceeded; the message states the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limit exceeded: retry in 7 seconds",
+                     *       "details": {
+                     *         "budget": "prices",
+                     *         "retryAfterSeconds": 7
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description The indexed data source cannot be reached, timed out or answered errors; `details` names the chain and reason */
+            502: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Gateway",
+                     *       "message": "the indexed source did not answer in time",
+                     *       "details": {
+                     *         "chainId": 42161,
+                     *         "reason": "timeout"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+        };
+    };
+    listLimits: {
+        parameters: {
+            query: {
+                trader: string;
+                chainId?: 42161 | 421614;
+                first?: number;
+                skip?: number;
+                since?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Resting orders, oldest first */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "trader": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *       "chainId": 42161,
+                     *       "first": 100,
+                     *       "skip": 0,
+                     *       "count": 1,
+                     *       "limits": [
+                     *         {
+                     *           "id": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8-0-3",
+                     *           "trader": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "isActive": true,
+                     *           "isBuy": true,
+                     *           "isDayTrade": false,
+                     *           "limitType": "LIMIT",
+                     *           "openPrice": 90000,
+                     *           "stopLossPrice": 85000,
+                     *           "takeProfitPrice": 110000,
+                     *           "collateral": 500,
+                     *           "notionalInUsd": 5000,
+                     *           "notionalInUnits": 0.0555,
+                     *           "leverage": 10,
+                     *           "orderId": "3",
+                     *           "initiatedAt": "1794996400",
+                     *           "updatedAt": "1794996400",
+                     *           "pair": {
+                     *             "id": "0",
+                     *             "from": "BTC",
+                     *             "to": "USD"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        trader: string;
+                        chainId: number;
+                        first: number;
+                        skip: number;
+                        count: number;
+                        limits: components["schemas"]["RestingOrder"][];
+                    };
+                };
+            };
+            /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
+            400: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "invalid query parameters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "unrecognized_keys",
+                     *           "keys": [
+                     *             "foo"
+                     *           ],
+                     *           "path": [],
+                     *           "message": "Unrecognized key: \"foo\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Rate limit exceeded; the message states the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limit exceeded: retry in 7 seconds",
+                     *       "details": {
+                     *         "budget": "prices",
+                     *         "retryAfterSeconds": 7
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description The indexed data source cannot be reached, timed out or answered errors; `details` names the chain and reason */
+            502: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Gateway",
+                     *       "message": "the indexed source did not answer in time",
+                     *       "details": {
+                     *         "chainId": 42161,
+                     *         "reason": "timeout"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+        };
+    };
+    listTrades: {
+        parameters: {
+            query: {
+                trader: string;
+                chainId?: 42161 | 421614;
+                first?: number;
+                skip?: number;
+                since?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Open positions, oldest first */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "trader": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *       "chainId": 42161,
+                     *       "first": 100,
+                     *       "skip": 0,
+                     *       "count": 1,
+                     *       "trades": [
+                     *         {
+                     *           "id": "17",
+                     *           "trader": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "pair": {
+                     *             "id": "0",
+                     *             "from": "BTC",
+                     *             "to": "USD"
+                     *           },
+                     *           "index": 0,
+                     *           "isBuy": true,
+                     *           "collateral": 1000,
+                     *           "leverage": 20,
+                     *           "openPrice": 94000,
+                     *           "stopLossPrice": 0,
+                     *           "takeProfitPrice": 0,
+                     *           "notionalInUsd": 20000,
+                     *           "notionalInUnits": 0.2128,
+                     *           "funding": 1.25,
+                     *           "rollover": 0.4,
+                     *           "openedAt": "1794913600"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        trader: string;
+                        chainId: number;
+                        first: number;
+                        skip: number;
+                        count: number;
+                        trades: components["schemas"]["OpenTrade"][];
+                    };
+                };
+            };
+            /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
+            400: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "invalid query parameters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "unrecognized_keys",
+                     *           "keys": [
+                     *             "foo"
+                     *           ],
+                     *           "path": [],
+                     *           "message": "Unrecognized key: \"foo\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Rate limit exceeded; the message states the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limit exceeded: retry in 7 seconds",
+                     *       "details": {
+                     *         "budget": "prices",
+                     *         "retryAfterSeconds": 7
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description The indexed data source cannot be reached, timed out or answered errors; `details` names the chain and reason */
+            502: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Gateway",
+                     *       "message": "the indexed source did not answer in time",
+                     *       "details": {
+                     *         "chainId": 42161,
+                     *         "reason": "timeout"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+        };
+    };
+    listOrders: {
+        parameters: {
+            query: {
+                trader: string;
+                chainId?: 42161 | 421614;
+                first?: number;
+                skip?: number;
+                since?: number;
+                before?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Executed orders, newest first */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "trader": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *       "chainId": 42161,
+                     *       "first": 100,
+                     *       "skip": 0,
+                     *       "count": 1,
+                     *       "orders": [
+                     *         {
+                     *           "id": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8-41",
+                     *           "trader": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "pair": {
+                     *             "id": "0",
+                     *             "from": "BTC",
+                     *             "to": "USD"
+                     *           },
+                     *           "tradeId": "17",
+                     *           "isBuy": true,
+                     *           "orderType": "MARKET",
+                     *           "orderAction": "Open",
+                     *           "price": 94000,
+                     *           "priceAfterImpact": 94009.4,
+                     *           "priceImpactPercent": 0.01,
+                     *           "collateral": 1000,
+                     *           "leverage": 20,
+                     *           "notionalInUsd": 20000,
+                     *           "notionalInUnits": 0.2128,
+                     *           "profitPercent": 0,
+                     *           "totalProfitPercent": 0,
+                     *           "amountSentToTrader": 0,
+                     *           "rolloverFee": 0,
+                     *           "fundingFee": 0,
+                     *           "initiatedAt": "1794913600",
+                     *           "executedAt": "1794913602",
+                     *           "executedTx": "0x4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e",
+                     *           "isCancelled": false,
+                     *           "cancelReason": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        trader: string;
+                        chainId: number;
+                        first: number;
+                        skip: number;
+                        count: number;
+                        orders: components["schemas"]["ExecutedOrder"][];
+                    };
+                };
+            };
+            /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
+            400: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "invalid query parameters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "unrecognized_keys",
+                     *           "keys": [
+                     *             "foo"
+                     *           ],
+                     *           "path": [],
+                     *           "message": "Unrecognized key: \"foo\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Rate limit exceeded; the message states the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limit exceeded: retry in 7 seconds",
+                     *       "details": {
+                     *         "budget": "prices",
+                     *         "retryAfterSeconds": 7
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description The indexed data source cannot be reached, timed out or answered errors; `details` names the chain and reason */
+            502: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Gateway",
+                     *       "message": "the indexed source did not answer in time",
+                     *       "details": {
+                     *         "chainId": 42161,
+                     *         "reason": "timeout"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+        };
+    };
+    onboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "chainId": 42161,
+                 *       "partner": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                 *       "delegation": {
+                 *         "delegate": "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+                 *         "nonce": "0",
+                 *         "expiry": "1795001800",
+                 *         "signature": "0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab"
+                 *       },
+                 *       "permit": {
+                 *         "value": "115792089237316195423570985008687907853269984665640564039457584007913129639935",
+                 *         "nonce": "0",
+                 *         "deadline": "1795001800",
+                 *         "signature": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    chainId: 42161 | 421614;
+                    partner: string;
+                    delegation?: {
+                        delegate: string;
+                        nonce: string;
+                        expiry: string;
+                        signature: string;
+                    };
+                    permit?: {
+                        value: string;
+                        nonce: string;
+                        deadline: string;
+                        signature: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The terminal on-chain outcome: `confirmed` or `reverted` (with `reason`) */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed",
+                     *       "userOpHash": "0x7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a",
+                     *       "transactionHash": "0x4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e",
+                     *       "state": {
+                     *         "onboarded": true,
+                     *         "missing": [],
+                     *         "delegate": "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+                     *         "allowance": "115792089237316195423570985008687907853269984665640564039457584007913129639935"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "confirmed" | "reverted";
+                        userOpHash: string;
+                        transactionHash: string;
+                        reason?: string;
+                        state?: components["schemas"]["OnboardingState"];
+                    };
+                };
+            };
+            /** @description The deadline passed before the outcome; poll the Location */
+            202: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    location: string;
+                    /** @description Seconds before polling */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "pending",
+                     *       "id": "0x3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c",
+                     *       "userOpHash": "0x7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: "pending";
+                        id: string;
+                        userOpHash?: string;
+                    };
+                };
+            };
+            /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
+            400: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "invalid query parameters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "unrecognized_keys",
+                     *           "keys": [
+                     *             "foo"
+                     *           ],
+                     *           "path": [],
+                     *           "message": "Unrecognized key: \"foo\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description A signature does not match the partner address */
+            401: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unauthorized",
+                     *       "message": "the delegation signature was not made by the partner"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description The partner is not allowlisted */
+            403: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Forbidden",
+                     *       "message": "the partner is not allowlisted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description The body is larger than the parser limit */
+            413: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Payload Too Large",
+                     *       "message": "request body is larger than 65536 bytes",
+                     *       "details": {
+                     *         "limitBytes": 65536
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Simulation found the batch would revert; nothing was sent. `details` holds the decoded reason */
+            422: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "the batch would revert: ERC2612InvalidSigner",
+                     *       "details": {
+                     *         "reason": "ERC2612InvalidSigner",
+                     *         "part": "permit",
+                     *         "error": "ERC2612InvalidSigner",
+                     *         "args": [
+                     *           "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: unknown[];
+                        details: {
+                            reason: string;
+                            /** @enum {string} */
+                            part?: "delegation" | "permit";
+                            error?: string;
+                            args?: string[];
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded; the message states the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limit exceeded: retry in 7 seconds",
+                     *       "details": {
+                     *         "budget": "prices",
+                     *         "retryAfterSeconds": 7
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal Server Error",
+                     *       "message": "unexpected error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description The indexed data source cannot be reached, timed out or answered errors; `details` names the chain and reason */
+            502: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Gateway",
+                     *       "message": "the indexed source did not answer in time",
+                     *       "details": {
+                     *         "chainId": 42161,
+                     *         "reason": "timeout"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+        };
+    };
+    getOnboarding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Terminal outcome */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed",
+                     *       "userOpHash": "0x7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a",
+                     *       "transactionHash": "0x4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e",
+                     *       "state": {
+                     *         "onboarded": true,
+                     *         "missing": [],
+                     *         "delegate": "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+                     *         "allowance": "115792089237316195423570985008687907853269984665640564039457584007913129639935"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "confirmed" | "reverted";
+                        userOpHash: string;
+                        transactionHash: string;
+                        reason?: string;
+                        state?: components["schemas"]["OnboardingState"];
+                    };
+                };
+            };
+            /** @description Still pending */
+            202: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "pending",
+                     *       "id": "0x3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c",
+                     *       "userOpHash": "0x7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: "pending";
+                        id: string;
+                        userOpHash?: string;
+                    };
+                };
+            };
+            /** @description Validation failed: the body carries `issues`, zod's raw validation issues */
+            400: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "invalid query parameters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "unrecognized_keys",
+                     *           "keys": [
+                     *             "foo"
+                     *           ],
+                     *           "path": [],
+                     *           "message": "Unrecognized key: \"foo\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not Found",
+                     *       "message": "unknown pair \"DOGE-USD\"; symbols look like BTC-USD (see GET /v1/pairs)",
+                     *       "details": {
+                     *         "pair": "DOGE-USD"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Refused by simulation */
+            422: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "the batch would revert: ERC2612InvalidSigner",
+                     *       "details": {
+                     *         "reason": "ERC2612InvalidSigner",
+                     *         "part": "permit",
+                     *         "error": "ERC2612InvalidSigner",
+                     *         "args": [
+                     *           "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: unknown[];
+                        details: {
+                            reason: string;
+                            /** @enum {string} */
+                            part?: "delegation" | "permit";
+                            error?: string;
+                            args?: string[];
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded; the message states the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limit exceeded: retry in 7 seconds",
+                     *       "details": {
+                     *         "budget": "prices",
+                     *         "retryAfterSeconds": 7
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal Server Error",
+                     *       "message": "unexpected error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OpenAPI 3.1 document */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Venue gateway",
+                     *         "version": "1.0.0"
+                     *       },
+                     *       "paths": {}
+                     *     }
+                     */
+                    "application/json": {
+                        info: {
+                            title: string;
+                            version: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The document takes no query parameters */
+            400: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "invalid query parameters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "unrecognized_keys",
+                     *           "keys": [
+                     *             "foo"
+                     *           ],
+                     *           "path": [],
+                     *           "message": "Unrecognized key: \"foo\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+        };
+    };
+    getAsyncApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AsyncAPI 3.0 document */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "asyncapi": "3.0.0",
+                     *       "info": {
+                     *         "title": "Venue gateway events",
+                     *         "version": "1.0.0"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        info: {
+                            title: string;
+                            version: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The document takes no query parameters */
+            400: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "invalid query parameters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "unrecognized_keys",
+                     *           "keys": [
+                     *             "foo"
+                     *           ],
+                     *           "path": [],
+                     *           "message": "Unrecognized key: \"foo\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FrameworkError"];
+                };
+            };
+        };
+    };
 }
