@@ -193,5 +193,8 @@ t.test('the AsyncAPI parser reports a document that breaks the specification', a
   Object.assign(source.operations.publishTick, { action: 'publish' })
   const { document, diagnostics } = await new Parser().parse(JSON.stringify(source))
   t.equal(document, undefined)
-  t.ok(diagnostics.some((diagnostic) => Number(diagnostic.severity) === 0), 'an error')
+  t.ok(
+    diagnostics.some((diagnostic) => Number(diagnostic.severity) === 0),
+    'an error',
+  )
 })

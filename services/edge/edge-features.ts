@@ -14,7 +14,8 @@ import type { Route } from '../http/http-server.ts'
 import { indexerConfig } from '../indexer/config.ts'
 import { createIndexerClient } from '../indexer/indexer-client.ts'
 import { marketHoursRoutes } from '../market-hours/routes.ts'
-import { apiDocumentRoutes } from './api-document-routes.ts'
+import { pageRoutes } from '../pages/routes.ts'
+import { apiDocumentRoutes, asyncApiDocument } from './api-document-routes.ts'
 import { onboardingRoutes } from '../onboarding/onboard-routes.ts'
 import type { OnboardingResources } from '../onboarding/onboarding-resources.ts'
 import { portfolioRoutes } from '../portfolio/routes.ts'
@@ -70,6 +71,7 @@ export async function startEdgeFeatures(deps: {
       ...depthRoutes({ indexer, prices }),
       ...marketHoursRoutes(),
       ...apiDocumentRoutes(),
+      ...pageRoutes(asyncApiDocument),
       ...ohlcRoutes(candleStore, { maxCandlesPerResponse: candles.CANDLES_MAX_PER_RESPONSE }),
       ...(onboarding
         ? onboardingRoutes(

@@ -8,8 +8,8 @@ import { join } from 'node:path'
 import { pino } from 'pino'
 import { maxUint256 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import type { paths } from '../../client/api-types.ts'
-import { renderApiTypes } from '../../client/render-api-types.ts'
+import type { paths } from '../../client/src/api-types.ts'
+import { renderApiTypes } from '../../scripts/render-api-types.ts'
 import { startDevnet, writeDeployment } from '../../deploy/devnet/devnet.ts'
 import { buildOpenApiDocument } from '../../schemas/openapi.ts'
 import { chainTimePlus, signOnboarding } from '../../services/onboarding/partner-client.ts'
@@ -31,8 +31,8 @@ t.test('the document is valid OpenAPI 3.1, version 1.0.0, every path under /v1',
 })
 
 t.test('the committed client types are what `npm run openapi:types` writes', async (t) => {
-  const committed = readFileSync(new URL('../../client/api-types.ts', import.meta.url), 'utf8')
-  t.ok(committed === (await renderApiTypes()), 'client/api-types.ts is current (run npm run openapi:types)')
+  const committed = readFileSync(new URL('../../client/src/api-types.ts', import.meta.url), 'utf8')
+  t.ok(committed === (await renderApiTypes()), 'client/src/api-types.ts is current (run npm run openapi:types)')
 })
 
 t.test('a typed client calls every REST endpoint of a running service; each answer fits the document', async (t) => {

@@ -2,7 +2,8 @@
 // connected throughout sees prices flow again, without reconnecting or restarting anything.
 import t from 'tap'
 import { pino } from 'pino'
-import { PriceStreamClient } from '../../client/price-stream-client.ts'
+import { nodeSocket } from '../../client/src/node.ts'
+import { PriceStreamClient } from '../../client/src/price-stream-client.ts'
 import { FEED_IDS, feedIdFor } from '../../services/ingestor/feed-ids.ts'
 import { runRoles } from '../../services/run-roles.ts'
 import { HermesTestServer } from '../support/hermes/hermes-server.ts'
@@ -40,7 +41,12 @@ t.test('status follows the upstream feed; the stream resumes', async (t) => {
   }, 50)
   t.teardown(() => clearInterval(publish))
 
-  const client = new PriceStreamClient({ baseUrl, pairs: ['BTC-USD'], backoff: { initialMs: 50, maxMs: 500 } }).start()
+  const client = new PriceStreamClient({
+    openSocket: nodeSocket(),
+    baseUrl,
+    pairs: ['BTC-USD'],
+    backoff: { initialMs: 50, maxMs: 500 },
+  }).start()
   t.teardown(() => client.close())
   const mids: number[] = []
   client.on('price', (row) => mids.push(row.mid))

@@ -24,6 +24,6 @@ export function priceRow(pair: string, overrides: Partial<PriceRow> = {}): Price
 
 export const rowBytes = (row: PriceRow) => Buffer.from(JSON.stringify(row))
 
-/** The bytes of a row of about `extraBytes` more than usual (a long feed id), to fill buffers in few ticks. */
+/** The bytes of a row of about `extraBytes` more than usual (padded at its end, in the schedule), to fill buffers in few ticks. */
 export const bulkyRowBytes = (pair: string, mid: number, extraBytes = 2000) =>
-  rowBytes(priceRow(pair, { mid, feed_id: '0x' + 'f'.repeat(extraBytes) }))
+  rowBytes(priceRow(pair, { mid, schedule: { ...priceRow(pair).schedule, openingHours: 'UTC;O,O,O,O,O,O,O' + ' '.repeat(extraBytes) } }))

@@ -1,20 +1,20 @@
 import t from 'tap'
-import WebSocket from 'ws'
-import { PriceStreamClient, StreamRequestError, type Loss, type PriceStreamEvents } from '../../../client/price-stream-client.ts'
-import type { PriceRow } from '../../../schemas/price.ts'
-import { startTestEdge } from '../../../test/support/edge-harness.ts'
-import { readJson } from '../../../test/support/http.ts'
-import { bulkyRowBytes, priceRow, rowBytes } from '../../../test/support/price-rows.ts'
-import { freePort } from '../../../test/support/servers.ts'
-import { publishUntilLagging } from '../../../test/support/stream-clients.ts'
-import { withDeadline, waitFor } from '../../../test/support/wait.ts'
+import type WebSocket from 'ws'
+import { startTestEdge } from '../../test/support/edge-harness.ts'
+import { readJson } from '../../test/support/http.ts'
+import { bulkyRowBytes, priceRow, rowBytes } from '../../test/support/price-rows.ts'
+import { freePort } from '../../test/support/servers.ts'
+import { publishUntilLagging } from '../../test/support/stream-clients.ts'
+import { withDeadline, waitFor } from '../../test/support/wait.ts'
+import { nodeSocket } from '../src/node.ts'
+import { PriceStreamClient, StreamRequestError, type Loss, type PriceStreamEvents } from '../src/price-stream-client.ts'
 
 /** The arguments of the client's next `event`. */
 const next = <E extends keyof PriceStreamEvents>(client: PriceStreamClient, event: E) =>
   withDeadline(
-    new Promise<PriceStreamEvents[E]>((resolve) => client.once(event, ((...args: PriceStreamEvents[E]) => resolve(args)) as never)),
+    new Promise<PriceStreamEvents[E]>((resolve) => client.once(event, (...args: PriceStreamEvents[E]) => resolve(args))),
     5_000,
-    `the client's ${event} event`,
+    `the client's ${String(event)} event`,
   )
 
 t.test('baselines from the snapshot, follows ticks, and takes a conflation gap with the rows that follow it', async (t) => {
@@ -24,7 +24,7 @@ t.test('baselines from the snapshot, follows ticks, and takes a conflation gap w
   edge.bus.publishTick('ETH-USD', rowBytes(priceRow('ETH-USD', { mid: 3000 })))
   await waitFor(async () => (await fetch(`${edge.baseUrl}/v1/prices/ETH-USD`)).status === 200)
 
-  const client = new PriceStreamClient({ baseUrl: edge.baseUrl }).start()
+  const client = new PriceStreamClient({ openSocket: nodeSocket(), baseUrl: edge.baseUrl }).start()
   t.teardown(() => client.close())
   const [snapshot] = await next(client, 'snapshot')
   t.same(
@@ -49,7 +49,7 @@ t.test('after a gap for a slow reader, rows it left stale are re-read from GET /
     baseUrl: edge.baseUrl,
     pairs: ['BTC-USD', 'ETH-USD'],
     recoveryDelayMs: 20,
-    openSocket: (url, headers) => (socket = new WebSocket(url, { headers })),
+    openSocket: (url, onRefused) => (socket = nodeSocket()(url, onRefused) as WebSocket),
   }).start()
   t.teardown(() => client.close())
   await next(client, 'snapshot')
@@ -80,7 +80,7 @@ t.test('after a gap for a slow reader, rows it left stale are re-read from GET /
 t.test('subscribe and unsubscribe resolve with the pair count; a rejected one fails with its code', async (t) => {
   const edge = await startTestEdge()
   t.teardown(edge.stop)
-  const client = new PriceStreamClient({ baseUrl: edge.baseUrl, pairs: ['BTC-USD'] }).start()
+  const client = new PriceStreamClient({ openSocket: nodeSocket(), baseUrl: edge.baseUrl, pairs: ['BTC-USD'] }).start()
   t.teardown(() => client.close())
   await next(client, 'snapshot')
   t.equal(await client.subscribe(['ETH-USD', 'SOL-USD']), 3)
@@ -96,7 +96,7 @@ t.test('narrow reconnects with ?pairs=; a server restart is survived with backof
   let edge = await startTestEdge({ env })
   for (const pair of ['BTC-USD', 'ETH-USD']) edge.bus.publishTick(pair, rowBytes(priceRow(pair)))
   await waitFor(async () => (await fetch(`${edge.baseUrl}/v1/prices/ETH-USD`)).status === 200)
-  const client = new PriceStreamClient({ baseUrl: edge.baseUrl, backoff: { initialMs: 20, maxMs: 100 } }).start()
+  const client = new PriceStreamClient({ openSocket: nodeSocket(), baseUrl: edge.baseUrl, backoff: { initialMs: 20, maxMs: 100 } }).start()
   t.teardown(() => client.close())
   t.equal((await next(client, 'snapshot'))[0].length, 2)
 
@@ -122,16 +122,16 @@ t.test('narrow reconnects with ?pairs=; a server restart is survived with backof
 t.test('a refused upgrade: 429 waits at least Retry-After; 400 is not retried', async (t) => {
   const edge = await startTestEdge({ env: { STREAM_MAX_CONNECTIONS_PER_IP: '1' } })
   t.teardown(edge.stop)
-  const first = new PriceStreamClient({ baseUrl: edge.baseUrl }).start()
+  const first = new PriceStreamClient({ openSocket: nodeSocket(), baseUrl: edge.baseUrl }).start()
   t.teardown(() => first.close())
   await next(first, 'snapshot')
 
-  const second = new PriceStreamClient({ baseUrl: edge.baseUrl }).start()
+  const second = new PriceStreamClient({ openSocket: nodeSocket(), baseUrl: edge.baseUrl }).start()
   const [busy] = await next(second, 'disconnected')
   t.ok(busy.retryInMs !== undefined && busy.retryInMs >= 5_000, 'Retry-After: 5 is respected')
   await second.close()
 
-  const invalid = new PriceStreamClient({ baseUrl: edge.baseUrl, pairs: ['NOT-A-PAIR'] })
+  const invalid = new PriceStreamClient({ openSocket: nodeSocket(), baseUrl: edge.baseUrl, pairs: ['NOT-A-PAIR'] })
   const failed = next(invalid, 'error')
   const gaveUp = next(invalid, 'disconnected')
   invalid.start()

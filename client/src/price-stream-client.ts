@@ -1,10 +1,30 @@
 // The reference client of `WS /v1/prices/stream`: keeps the latest row per pair, notices loss from seq
 // jumps and gap frames, recovers by re-reading GET /v1/prices, and reconnects with backoff and jitter.
+// It runs in browsers (the standard WebSocket) and on Node (`nodeSocket` from ./node.ts).
 
-import { EventEmitter } from 'node:events'
-import WebSocket from 'ws'
-import type { PriceRow } from '../schemas/price.ts'
-import type { ServerFrame, StreamErrorCode } from '../schemas/stream.ts'
+import type { PriceRow, ServerFrame, StreamErrorCode } from './stream-frames.ts'
+import { TypedEmitter } from './typed-emitter.ts'
+
+/** The part of the standard WebSocket the client uses (the `ws` package's WebSocket has it too). */
+export interface StreamSocket {
+  readonly readyState: number
+  send(data: string): void
+  close(code?: number, reason?: string): void
+  addEventListener(type: 'open' | 'error', listener: () => void): void
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void
+  addEventListener(type: 'close', listener: (event: { code: number }) => void): void
+}
+
+/** An upgrade the server refused, when the platform lets the client see it (Node; not browsers). */
+export interface Refusal {
+  status: number
+  retryAfterSeconds: number
+}
+
+export type OpenSocket = (url: URL, onRefused: (refusal: Refusal) => void) => StreamSocket
+
+const OPEN = 1
+const CLOSED = 3
 
 export interface PriceStreamClientOptions {
   /** the service's base URL, e.g. https://api.example.com; the stream is on the same host (ws or wss) */
@@ -13,16 +33,14 @@ export interface PriceStreamClientOptions {
   pairs?: readonly string[]
   /** reconnect delays double from `initialMs` up to `maxMs`; each wait is drawn between 0 and that (full jitter) */
   backoff?: { initialMs?: number; maxMs?: number }
-  /** extra upgrade headers (a browser would send Origin) */
-  headers?: Record<string, string>
   /**
    * How long after a gap to wait for the ticks that explain it before re-reading GET /v1/prices. A gap
    * from conflation is followed at once by the latest row of each pair concerned; one for a slow reader
    * may leave quiet pairs stale until the re-read.
    */
   recoveryDelayMs?: number
-  /** opens the socket; a `ws` WebSocket by default */
-  openSocket?: (url: URL, headers: Record<string, string> | undefined) => WebSocket
+  /** opens the socket: the platform's WebSocket by default; on Node 20, `nodeSocket()` from ./node.ts */
+  openSocket?: OpenSocket
 }
 
 export interface Loss {
@@ -60,10 +78,10 @@ type Reply = { resolve(pairCount: number | null): void; reject(error: Error): vo
 
 const REFUSALS_WORTH_RETRYING = new Set([429, 503])
 
-export class PriceStreamClient extends EventEmitter<PriceStreamEvents> {
+export class PriceStreamClient extends TypedEmitter<PriceStreamEvents> {
   /** the latest row per pair */
   readonly prices = new Map<string, PriceRow>()
-  private socket: WebSocket | undefined
+  private socket: StreamSocket | undefined
   private pairs: Set<string> | undefined
   /** seq of the last tick seen per pair on this connection */
   private readonly lastSeq = new Map<string, number>()
@@ -74,10 +92,10 @@ export class PriceStreamClient extends EventEmitter<PriceStreamEvents> {
   private announcedDrops = 0
   /** of those, the ones announced since the last recovery check */
   private unexplainedSinceCheck = 0
-  private recoveryCheck: NodeJS.Timeout | undefined
+  private recoveryCheck: ReturnType<typeof setTimeout> | undefined
   private readonly replies: Reply[] = []
   private attempt = 0
-  private reconnectTimer: NodeJS.Timeout | undefined
+  private reconnectTimer: ReturnType<typeof setTimeout> | undefined
   private recovering = false
   private recoverAgain = false
   /** set by narrow(): the close it causes is followed by a reconnect at once */
@@ -116,9 +134,9 @@ export class PriceStreamClient extends EventEmitter<PriceStreamEvents> {
     clearTimeout(this.reconnectTimer)
     clearTimeout(this.recoveryCheck)
     const socket = this.socket
-    if (!socket || socket.readyState === WebSocket.CLOSED) return
-    await new Promise((resolve) => {
-      socket.once('close', resolve)
+    if (!socket || socket.readyState === CLOSED) return
+    await new Promise<void>((resolve) => {
+      socket.addEventListener('close', () => resolve())
       socket.close(1000, 'client closing')
     })
   }
@@ -128,18 +146,13 @@ export class PriceStreamClient extends EventEmitter<PriceStreamEvents> {
     if (this.pairs?.size === 0) return // nothing wanted: wait for narrow()
     const url = new URL('/v1/prices/stream', this.options.baseUrl.replace(/^http/, 'ws'))
     if (this.pairs) url.searchParams.set('pairs', [...this.pairs].join(','))
-    const socket = this.options.openSocket?.(url, this.options.headers) ?? new WebSocket(url, { headers: this.options.headers })
+    let refusal: Refusal | undefined
+    const socket = (this.options.openSocket ?? platformSocket)(url, (refused) => (refusal = refused))
     this.socket = socket
-    let refusal: { status: number; retryAfterMs: number } | undefined
 
-    socket.on('unexpected-response', (_request, response) => {
-      refusal = { status: response.statusCode ?? 0, retryAfterMs: Number(response.headers['retry-after'] ?? 0) * 1000 }
-      response.resume()
-      socket.terminate()
-    })
-    socket.on('message', (data) => this.receive(JSON.parse(data.toString()) as ServerFrame))
-    socket.on('error', () => {}) // every failure also closes the socket, which decides what follows
-    socket.on('close', (code) => {
+    socket.addEventListener('message', ({ data }) => this.receive(JSON.parse(String(data)) as ServerFrame))
+    socket.addEventListener('error', () => {}) // every failure also closes the socket, which decides what follows
+    socket.addEventListener('close', ({ code }) => {
       if (this.socket !== socket) return
       this.socket = undefined
       for (const reply of this.replies.splice(0))
@@ -148,7 +161,8 @@ export class PriceStreamClient extends EventEmitter<PriceStreamEvents> {
         this.emit('error', new Error(`the stream refused the connection with ${refusal.status}`))
         this.closed = true
       }
-      const retryInMs = this.closed ? undefined : this.reconnectNow ? 0 : Math.max(refusal?.retryAfterMs ?? 0, this.nextDelay())
+      const retryAfterMs = (refusal?.retryAfterSeconds ?? 0) * 1000
+      const retryInMs = this.closed ? undefined : this.reconnectNow ? 0 : Math.max(retryAfterMs, this.nextDelay())
       this.reconnectNow = false
       this.emit('disconnected', { code, retryInMs })
       if (retryInMs !== undefined) this.reconnectTimer = setTimeout(() => this.connect(), retryInMs)
@@ -247,14 +261,17 @@ export class PriceStreamClient extends EventEmitter<PriceStreamEvents> {
 
   private request(type: 'subscribe' | 'unsubscribe', pairs: readonly string[]): Promise<number | null> {
     const socket = this.socket
-    if (!socket || socket.readyState !== WebSocket.OPEN) {
+    if (!socket || socket.readyState !== OPEN) {
       return Promise.reject(new StreamRequestError('disconnected', 'the stream is not connected'))
     }
     return new Promise((resolve, reject) => {
       this.replies.push({
         resolve: (pairCount) => {
           // a reconnect asks for the filter as it now is
-          if (this.pairs) for (const pair of pairs) type === 'subscribe' ? this.pairs.add(pair) : this.pairs.delete(pair)
+          for (const pair of this.pairs ? pairs : []) {
+            if (type === 'subscribe') this.pairs?.add(pair)
+            else this.pairs?.delete(pair)
+          }
           resolve(pairCount)
         },
         reject,
@@ -262,4 +279,10 @@ export class PriceStreamClient extends EventEmitter<PriceStreamEvents> {
       socket.send(JSON.stringify({ type, pairs }))
     })
   }
+}
+
+function platformSocket(url: URL): StreamSocket {
+  const { WebSocket } = globalThis as { WebSocket?: new (url: string) => StreamSocket }
+  if (!WebSocket) throw new Error('this platform has no WebSocket: pass openSocket (nodeSocket() on Node 20)')
+  return new WebSocket(url.toString())
 }

@@ -1,0 +1,5 @@
+export type { components, operations, paths } from './api-types.ts'
+export { PriceStreamClient, StreamRequestError } from './price-stream-client.ts'
+export type { Loss, OpenSocket, PriceStreamClientOptions, PriceStreamEvents, Refusal, StreamSocket } from './price-stream-client.ts'
+export { createRestClient, type RestClient } from './rest-client.ts'
+export type * from './stream-frames.ts'

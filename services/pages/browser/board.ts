@@ -1,0 +1,103 @@
+/// <reference lib="dom" />
+// The live board: every pair with bid, mid, ask, its market state and the age of its last tick, fed by
+// the stream client. Bundled for the browser by the edge (services/pages/bundle.ts).
+import { PriceStreamClient, type Loss } from '../../../client/src/price-stream-client.ts'
+import type { PriceRow } from '../../../client/src/stream-frames.ts'
+import { PAIRS } from '../../../schemas/pairs.ts'
+
+const table = document.querySelector<HTMLTableSectionElement>('#pairs tbody')!
+const connection = document.querySelector<HTMLElement>('#connection')!
+const counters = {
+  reconnects: document.querySelector<HTMLElement>('#reconnects')!,
+  gaps: document.querySelector<HTMLElement>('#gaps')!,
+  rereads: document.querySelector<HTMLElement>('#rereads')!,
+}
+const events = document.querySelector<HTMLOListElement>('#events')!
+
+interface Line {
+  row: HTMLTableRowElement
+  cells: Record<'bid' | 'mid' | 'ask' | 'market' | 'age', HTMLTableCellElement>
+  updates: number
+  price?: PriceRow
+}
+
+const lines = new Map<string, Line>()
+for (const pair of PAIRS) {
+  const row = table.insertRow()
+  row.dataset.pair = pair.symbol
+  row.dataset.updates = '0'
+  row.insertCell().textContent = pair.symbol
+  const cell = (name: string) => {
+    const created = row.insertCell()
+    created.className = name
+    created.textContent = '—'
+    return created
+  }
+  lines.set(pair.symbol, {
+    row,
+    cells: { bid: cell('bid'), mid: cell('mid'), ask: cell('ask'), market: cell('market'), age: cell('age') },
+    updates: 0,
+  })
+}
+
+const digits = (value: number) => (value >= 1000 ? 2 : value >= 1 ? 4 : 6)
+const show = (row: PriceRow, fromTick: boolean) => {
+  const line = lines.get(row.pair)
+  if (!line) return
+  line.price = row
+  for (const side of ['bid', 'mid', 'ask'] as const) line.cells[side].textContent = row[side].toFixed(digits(row.mid))
+  line.cells.market.textContent = row.isMarketOpen ? (row.isDayTradingClosed ? 'open (no day trades)' : 'open') : 'closed'
+  line.row.dataset.market = row.isMarketOpen ? 'open' : 'closed'
+  line.row.dataset.mid = String(row.mid)
+  if (!fromTick) return
+  line.row.dataset.updates = String(++line.updates)
+  line.row.classList.remove('fresh')
+  void line.row.offsetWidth // restart the highlight
+  line.row.classList.add('fresh')
+}
+
+const note = (text: string, kind: string) => {
+  const item = document.createElement('li')
+  item.className = kind
+  item.textContent = `${new Date().toLocaleTimeString()} ${text}`
+  events.prepend(item)
+  while (events.children.length > 50) events.lastElementChild!.remove()
+}
+const count = (counter: HTMLElement, by = 1) => (counter.textContent = String(Number(counter.textContent) + by))
+const setState = (state: 'connecting' | 'live' | 'reconnecting', text: string) => {
+  connection.dataset.state = state
+  connection.textContent = text
+}
+
+let everConnected = false
+const client = new PriceStreamClient({ baseUrl: location.origin, backoff: { initialMs: 250, maxMs: 5000 } })
+client.on('snapshot', (rows) => {
+  if (everConnected) count(counters.reconnects)
+  everConnected = true
+  for (const row of rows) show(row, false)
+  setState('live', `live: ${rows.length} prices`)
+  note(`snapshot of ${rows.length} prices`, 'snapshot')
+})
+client.on('price', (row) => show(row, true))
+client.on('loss', (loss: Loss) => {
+  count(counters.gaps)
+  note(loss.reason === 'gap' ? `gap: ${loss.dropped} ticks dropped` : `seq jump on ${loss.pair}: ${loss.dropped} missed`, 'loss')
+})
+client.on('recovered', (rows) => {
+  count(counters.rereads)
+  for (const row of rows) show(row, false)
+  note(`re-read ${rows.length} prices`, 'recovered')
+})
+client.on('disconnected', ({ code, retryInMs }) => {
+  setState('reconnecting', retryInMs === undefined ? `closed (${code})` : `disconnected (${code}); retrying in ${Math.round(retryInMs)} ms`)
+  note(`disconnected with ${code}`, 'disconnected')
+})
+client.on('error', (error) => note(error.message, 'error'))
+client.start()
+
+setInterval(() => {
+  const now = Date.now() / 1000
+  for (const line of lines.values()) {
+    if (line.price) line.cells.age.textContent = `${Math.max(0, Math.round(now - line.price.timestampSeconds))} s`
+  }
+}, 500)

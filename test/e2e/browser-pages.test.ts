@@ -1,0 +1,153 @@
+// The pages as a person meets them, in a real Chromium: the live board, the API reference, and REST
+// called from a page of another origin (CORS).
+import t from 'tap'
+import { createServer } from 'node:http'
+import { pino } from 'pino'
+import type { Page } from 'playwright-core'
+import { buildOpenApiDocument } from '../../schemas/openapi.ts'
+import { runRoles, type RunningRoles } from '../../services/run-roles.ts'
+import { artifactPath, launchChromium } from '../support/browser.ts'
+import { freePort } from '../support/servers.ts'
+
+const browser = await launchChromium()
+t.teardown(() => browser.close())
+
+const port = await freePort()
+const otherOrigin = `http://127.0.0.1:${await freePort()}`
+const base = `http://127.0.0.1:${port}`
+const start = () =>
+  runRoles(
+    { PORT: String(port), HOST: '127.0.0.1', ONBOARDING_ENABLED: 'false', STREAM_ALLOWED_ORIGINS: otherOrigin },
+    pino({ level: 'silent' }),
+  )
+let service: RunningRoles = await start()
+t.teardown(() => service.stop())
+
+/** Every request the page makes, to check that nothing leaves the service's own origin. */
+const requestsOf = (page: Page) => {
+  const urls: string[] = []
+  page.on('request', (request) => urls.push(request.url()))
+  return urls
+}
+
+const updatesOf = (page: Page, pair: string) => page.locator(`tr[data-pair="${pair}"]`).getAttribute('data-updates').then(Number)
+
+t.test('the board shows all 83 pairs, updates within a second, and recovers after the edge restarts', async (t) => {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 2400 } })
+  t.teardown(() => page.close())
+  const requests = requestsOf(page)
+  await page.goto(`${base}/`)
+  await page.locator('#connection[data-state=live]').waitFor({ timeout: 10_000 })
+  t.equal(await page.locator('tr[data-pair]').count(), 83, '83 pairs')
+  t.equal(
+    await page
+      .locator('tr[data-pair="BTC-USD"] td.mid')
+      .textContent()
+      .then((text) => /^\d+\.\d+$/.test(text ?? '')),
+    true,
+    'BTC mid shown',
+  )
+
+  // the simulator ticks open pairs many times a second: BTC's row must change within one (three tries,
+  // so that one stall of a loaded machine is not taken for a board that stopped)
+  const updatedWithinASecond = async () => {
+    const before = await updatesOf(page, 'BTC-USD')
+    return page
+      .waitForFunction((seen) => Number(document.querySelector('tr[data-pair="BTC-USD"]')?.getAttribute('data-updates')) > seen, before, {
+        timeout: 1000,
+      })
+      .then(
+        () => true,
+        () => false,
+      )
+  }
+  t.ok((await updatedWithinASecond()) || (await updatedWithinASecond()) || (await updatedWithinASecond()), 'an update within a second')
+  await page.screenshot({ path: artifactPath('board.png') })
+
+  await service.stop()
+  await page.locator('#connection[data-state=reconnecting]').waitFor({ timeout: 10_000 })
+  t.match(await page.locator('#events').textContent(), /disconnected with 1001/, 'the close is shown as it happens')
+  await page.screenshot({ path: artifactPath('board-disconnected.png') })
+  service = await start()
+  await page.locator('#connection[data-state=live]').waitFor({ timeout: 15_000 })
+  t.equal(await page.locator('#reconnects').textContent(), '1', 'one reconnect counted')
+  const afterRestart = await updatesOf(page, 'BTC-USD')
+  await page.waitForFunction(
+    (seen) => Number(document.querySelector('tr[data-pair="BTC-USD"]')?.getAttribute('data-updates')) > seen,
+    afterRestart,
+    {
+      timeout: 5000,
+    },
+  )
+  await page.screenshot({ path: artifactPath('board-reconnected.png') })
+  t.same(
+    requests.filter((url) => !url.startsWith(base) && !url.startsWith(base.replace('http', 'ws'))),
+    [],
+    'no request leaves the service',
+  )
+})
+
+t.test('the docs page renders every operation of the OpenAPI document; the events page every channel', async (t) => {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
+  t.teardown(() => page.close())
+  const requests = requestsOf(page)
+  await page.goto(`${base}/docs`)
+  const document = buildOpenApiDocument()
+  const summaries = Object.values(document.paths ?? {}).flatMap((item) =>
+    Object.values(item as Record<string, { summary: string }>).map((operation) => operation.summary),
+  )
+  t.equal(summaries.length, 16)
+  await page.getByText(summaries[0]!).first().waitFor({ timeout: 20_000 })
+  const text = (await page.locator('body').textContent()) ?? ''
+  for (const summary of summaries) t.ok(text.includes(summary), `the reference shows "${summary}"`)
+  await page.screenshot({ path: artifactPath('docs.png') })
+  t.same(
+    requests.filter((url) => !url.startsWith(base)),
+    [],
+    'the renderer loads nothing from elsewhere',
+  )
+
+  await page.goto(`${base}/docs/events`)
+  const events = (await page.locator('main').textContent()) ?? ''
+  for (const address of ['/v1/prices/stream', 'prices.v1.tick.{pair}', '$KV.prices.{pair}']) t.ok(events.includes(address), address)
+  await page.screenshot({ path: artifactPath('docs-events.png'), fullPage: true })
+})
+
+t.test('a page of another origin in the allowlist calls REST and reads the exposed headers; others are refused', async (t) => {
+  // the other origin's page: an empty document its script runs in
+  const site = createServer((_request, response) =>
+    response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>app</title>'),
+  )
+  await new Promise<void>((resolve) => site.listen(Number(new URL(otherOrigin).port), '127.0.0.1', resolve))
+  t.teardown(() => site.close())
+  const page = await browser.newPage()
+  t.teardown(() => page.close())
+
+  const call = (origin: string) =>
+    page.goto(origin).then(() =>
+      page.evaluate(async (api) => {
+        try {
+          const status = await fetch(`${api}/v1/status`)
+          // a JSON POST needs a preflight
+          const ohlc = await fetch(`${api}/v1/ohlc`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ pair: 'BTC-USD', fromTimestampSeconds: 0, toTimestampSeconds: 4_000_000_000, resolution: '1' }),
+          })
+          return {
+            status: status.status,
+            requestId: status.headers.get('x-request-id'),
+            remaining: status.headers.get('x-ratelimit-remaining'),
+            ohlc: ohlc.status,
+          }
+        } catch (error) {
+          return { refused: String(error) }
+        }
+      }, base),
+    )
+
+  const allowed = await call(otherOrigin)
+  t.match(allowed, { status: 200, requestId: /^[0-9a-f-]{36}$/, remaining: /^\d+$/, ohlc: 200 })
+  const refused = await call(otherOrigin.replace('127.0.0.1', 'localhost'))
+  t.match(refused, { refused: /TypeError: Failed to fetch/ }, 'an origin outside the allowlist cannot read the answer')
+})
