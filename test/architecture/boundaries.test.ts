@@ -38,7 +38,9 @@ t.test('production code imports only the layers below it, never deploy/, bench/,
     const layer = file.split('/')[0]!
     for (const target of importsOf(file)) {
       const targetLayer = target.split('/')[0]!
-      if (targetLayer !== layer && !allowed[layer]!.includes(targetLayer)) violations.push(`${file} -> ${target}`)
+      // the live board's script runs in the browser, on our published stream client
+      const allowedHere = file.startsWith('services/pages/browser/') ? [...allowed[layer]!, 'client'] : allowed[layer]!
+      if (targetLayer !== layer && !allowedHere.includes(targetLayer)) violations.push(`${file} -> ${target}`)
       if (isTest(target)) violations.push(`${file} -> ${target}`)
     }
   }
