@@ -110,6 +110,7 @@ export function buildOpenApiDocument() {
           },
           responses: {
             101: { description: 'Switching Protocols: the stream is open', headers: COMMON_HEADERS },
+            426: framework('Upgrade Required: a plain GET without a WebSocket upgrade', COMMON_HEADERS),
             400: framework('Invalid `pairs` query', COMMON_HEADERS),
             403: { description: 'Browser origin not allowed (bare, no body)' },
             429: framework(
@@ -157,7 +158,12 @@ export function buildOpenApiDocument() {
             200: json('Candles; page long ranges from `lastRequestTimestamp`', OhlcResponse),
             400: json('Invalid request (upstream-proxy shape)', UpstreamProxyError),
             404: json('Unknown pair (upstream-proxy shape)', UpstreamProxyError),
-            429: ERRORS[429],
+            413: json('Request body larger than the limit (upstream-proxy shape)', UpstreamProxyError),
+            429: json(
+              'Rate limit exceeded; `error` states the seconds to wait (upstream-proxy shape)',
+              UpstreamProxyError,
+              REFUSED_HEADERS,
+            ),
             500: json('Unexpected error (upstream-proxy shape)', UpstreamProxyError),
             502: json('The candle store cannot be reached (upstream-proxy shape)', UpstreamProxyError),
           },
@@ -267,7 +273,10 @@ export function buildOpenApiDocument() {
         get: {
           tags: ['Service'],
           summary: 'This document',
-          responses: { 200: { description: 'OpenAPI 3.1 document', headers: COMMON_HEADERS } },
+          responses: {
+            200: { description: 'OpenAPI 3.1 document', headers: COMMON_HEADERS },
+            400: framework('Malformed request (conflicting Content-Length headers)', COMMON_HEADERS),
+          },
         },
       },
     },
