@@ -40,7 +40,7 @@ export const ENTRY_POINT_V08: Address = '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff
 export const EnvAddress = z
   .string()
   .regex(/^0x[a-fA-F0-9]{40}$/, 'must be 0x followed by 40 hex characters')
-  .transform((address) => checksum(address) as Address) // ox: the checksum without loading viem at start
+  .transform((address) => checksum(address)) // ox: the checksum without loading viem at start
 
 /** CHAIN_<id>_* variables of one chain, e.g. CHAIN_42161_RPC_URL. */
 function chainEnvSchema(chainId: ChainId) {

@@ -187,12 +187,13 @@ t.test(`HTTP harness: ${BATCH * RUNS} generated requests (seed ${SEED})`, async 
 })
 
 /** The spec's body shape for a 4xx (spec 7): upstream-proxy on /v1/ohlc, framework everywhere else. */
-function shapeProblem(upstreamProxy: boolean, status: number, body: Buffer): string | undefined {
+function shapeProblem(upstreamProxy: boolean, status: number, bytes: Buffer): string | undefined {
+  const body = bytes.toString()
   let value: Record<string, unknown>
   try {
-    value = JSON.parse(body.toString())
+    value = JSON.parse(body) as Record<string, unknown>
   } catch {
-    return `a ${status} body that is not JSON: ${body.toString().slice(0, 200)}`
+    return `a ${status} body that is not JSON: ${body.slice(0, 200)}`
   }
   if (upstreamProxy) {
     return Object.keys(value).length === 1 && typeof value.error === 'string' ? undefined : `not the upstream-proxy shape: ${body}`

@@ -20,6 +20,8 @@ const KNOWN = new Set(SYMBOLS)
 /** ticks the fan-out holds back (STREAM_FANOUT_SLICE_MS) can trail an unsubscribe's ack by this much at most */
 const IN_FLIGHT_MS = 250
 
+/** the fields of server frames the harness reads */
+type ServerMessage = { type: string; code?: string; message?: unknown; pairCount?: number | null; data: { pair: string } }
 type Frame = { bytes: Buffer; binary: boolean; label: string }
 type Expected = { kind: 'reply' } | { kind: 'close'; codes: number[] }
 
@@ -125,14 +127,17 @@ function applied(filter: Set<string> | null, frame: Frame): Set<string> | null |
   if (filter === null) return type === 'subscribe' ? null : undefined
   if (pairs.length === 0 || !pairs.every((p) => KNOWN.has(p))) return undefined
   const next = new Set(filter)
-  for (const pair of pairs) type === 'subscribe' ? next.add(pair) : next.delete(pair)
+  for (const pair of pairs) {
+    if (type === 'subscribe') next.add(pair)
+    else next.delete(pair)
+  }
   return next
 }
 
 class Connection {
   socket!: WebSocket
   filter: Set<string> | null = null
-  private replies: unknown[] = []
+  private replies: ServerMessage[] = []
   private waiting: (() => void) | undefined
   closed: { code: number } | undefined
   strayTicks: string[] = []
@@ -151,7 +156,7 @@ class Connection {
     this.closed = undefined
     this.socket = new WebSocket(this.initial ? `${this.url}?pairs=${this.initial.join(',')}` : this.url, { maxPayload: 0 })
     this.socket.on('message', (data) => {
-      const message = JSON.parse(data.toString())
+      const message = JSON.parse((data as Buffer).toString()) as ServerMessage
       if (message.type === 'tick') {
         this.ticks++
         const pair = message.data.pair
@@ -169,7 +174,7 @@ class Connection {
   }
 
   /** Sends one frame and returns what came back: its reply, or the close. */
-  async exchange(frame: Frame): Promise<{ reply: any } | { close: number }> {
+  async exchange(frame: Frame): Promise<{ reply: ServerMessage } | { close: number }> {
     this.socket.send(frame.bytes, { binary: frame.binary })
     const deadline = Date.now() + 5000
     while (this.replies.length === 0 && !this.closed) {
@@ -179,7 +184,7 @@ class Connection {
         setTimeout(resolve, 100)
       })
     }
-    if (this.replies.length > 0) return { reply: this.replies.shift() }
+    if (this.replies.length > 0) return { reply: this.replies.shift()! }
     return { close: this.closed!.code }
   }
 
@@ -231,12 +236,13 @@ t.test(`stream harness: ${BATCH * RUNS} generated client frames (seed ${SEED})`,
         const next = applied(before, sent)
         const reply = outcome.reply
         if (next === undefined) {
-          if (reply.type !== 'error') throw new Error(`${sent.label} ${sent.bytes.subarray(0, 200)}: accepted (${JSON.stringify(reply)})`)
+          if (reply.type !== 'error')
+            throw new Error(`${sent.label} ${sent.bytes.subarray(0, 200).toString()}: accepted (${JSON.stringify(reply)})`)
           if (reply.code === 'malformed' && typeof reply.message !== 'string') throw new Error('an error without a message')
         } else {
-          if (reply.type !== 'ack') throw new Error(`${sent.bytes.subarray(0, 200)}: refused (${JSON.stringify(reply)})`)
+          if (reply.type !== 'ack') throw new Error(`${sent.bytes.subarray(0, 200).toString()}: refused (${JSON.stringify(reply)})`)
           if (reply.pairCount !== (next === null ? null : next.size))
-            throw new Error(`ack pairCount ${reply.pairCount}, model ${next?.size}`)
+            throw new Error(`ack pairCount ${String(reply.pairCount)}, model ${String(next?.size)}`)
           for (const pair of before ?? []) if (next && !next.has(pair)) connection.removedAt.set(pair, performance.now())
           connection.filter = next
         }
@@ -244,7 +250,7 @@ t.test(`stream harness: ${BATCH * RUNS} generated client frames (seed ${SEED})`,
       // every reply was claimed by its message: nothing extra arrived
       await new Promise((resolve) => setTimeout(resolve, 5))
       if (connection.extraReplies() > 0) throw new Error('a message got more than one reply')
-      if (connection.strayTicks.length > 0) throw new Error(`ticks outside the filter: ${connection.strayTicks.slice(0, 5)}`)
+      if (connection.strayTicks.length > 0) throw new Error(`ticks outside the filter: ${connection.strayTicks.slice(0, 5).join(', ')}`)
       if (service.child.exitCode !== null) throw new Error('the process exited')
     }),
     { seed: SEED, numRuns: RUNS, endOnFailure: true },
