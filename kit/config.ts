@@ -15,10 +15,16 @@ export function parseEnv<Schema extends z.ZodType>(schema: Schema, env: Env, rol
   throw new ServiceError('config_invalid', `invalid configuration for ${role}: ${problems.join('; ')}`)
 }
 
+/** Variables whose values are secrets by name. */
+const SECRET_NAME = /KEY|SECRET|PASSWORD|TOKEN/
+
 function describeIssue(name: string, env: Env, message: string): string {
   if (!name) return message
   const value = env[name]
-  return value === undefined ? `${name} is not set: ${message}` : `${name}=${JSON.stringify(maskUrl(value))}: ${message}`
+  if (value === undefined) return `${name} is not set: ${message}`
+  // a malformed key is still (nearly) the key: its value is never echoed
+  if (SECRET_NAME.test(name)) return `${name}: ${message}`
+  return `${name}=${JSON.stringify(maskUrl(value))}: ${message}`
 }
 
 /** Environment helpers: env values are strings, so numbers and booleans are parsed from text. */

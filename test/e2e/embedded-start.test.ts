@@ -58,5 +58,5 @@ t.test('a wrong setting stops the start with a message naming it', async (t) => 
   const exitCode = await new Promise((resolve) => service.child.once('exit', resolve))
   t.equal(exitCode, 1)
   const fatal = service.logs.map((line) => JSON.parse(line)).find((record) => record.level === 60)
-  t.match(fatal.msg, /invalid configuration for ingestor: FEED_SOURCE: /)
+  t.match(fatal.msg, /invalid configuration for ingestor: FEED_SOURCE="carrier-pigeon": /)
 })

@@ -23,14 +23,14 @@ t.test('wrong settings stop the start with a message naming them', async (t) => 
   t.throws(() => indexerConfig({ INDEXER_URL_42161: 'https://indexer.example/one' }), {
     code: 'config_invalid',
     message:
-      'invalid configuration for indexer: INDEXER_URL_421614: set INDEXER_URL_42161 and INDEXER_URL_421614 together, or neither (embedded stand-in)',
+      'invalid configuration for indexer: INDEXER_URL_421614 is not set: set INDEXER_URL_42161 and INDEXER_URL_421614 together, or neither (embedded stand-in)',
   })
   t.throws(() => indexerConfig({ INDEXER_URL_42161: 'not a url', INDEXER_URL_421614: 'https://indexer.example/two' }), {
     code: 'config_invalid',
-    message: /^invalid configuration for indexer: INDEXER_URL_42161: /,
+    message: /^invalid configuration for indexer: INDEXER_URL_42161="not a url": /,
   })
-  t.throws(() => indexerConfig({ INDEXER_TIMEOUT_MS: '0' }), { message: /INDEXER_TIMEOUT_MS: / })
+  t.throws(() => indexerConfig({ INDEXER_TIMEOUT_MS: '0' }), { message: /INDEXER_TIMEOUT_MS="0": / })
   t.throws(() => indexerConfig({ INDEXER_CACHE_MS: 'soon' }), {
-    message: 'invalid configuration for indexer: INDEXER_CACHE_MS: must be a whole number',
+    message: 'invalid configuration for indexer: INDEXER_CACHE_MS="soon": must be a whole number',
   })
 })
