@@ -209,7 +209,15 @@ export function buildOpenApiDocument() {
             200: json('Candles; page long ranges from `lastRequestTimestamp`', OhlcResponse, ohlcResponseExample),
             400: upstreamProxy('Invalid request (upstream-proxy shape)', 400),
             404: upstreamProxy('Unknown pair (upstream-proxy shape)', 404),
-            429: ERRORS[429],
+            413: json('Request body larger than the limit (upstream-proxy shape)', UpstreamProxyError, {
+              error: 'request body is larger than 65536 bytes',
+            }),
+            429: json(
+              'Rate limit exceeded; `error` states the seconds to wait (upstream-proxy shape)',
+              UpstreamProxyError,
+              { error: 'rate limit exceeded: retry in 7 seconds' },
+              REFUSED_HEADERS,
+            ),
             500: upstreamProxy('Unexpected error (upstream-proxy shape)', 500),
             502: upstreamProxy('The candle store cannot be reached (upstream-proxy shape)', 502),
           },

@@ -246,7 +246,9 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
         body?.catch(ignore) // a refused request never awaits its body
         if (headers['content-length'] === DUPLICATE) {
           exchange.closeConnection = true
-          throw new ServiceError('validation_failed', 'conflicting Content-Length headers', { details: { header: 'content-length' } })
+          throw new ServiceError('validation_failed', 'conflicting Content-Length headers', {
+            issues: [{ code: 'custom', path: ['headers', 'content-length'], message: 'sent more than once with different values' }],
+          })
         }
         pending = answer(res, exchange, route, context, body)
       } catch (error) {

@@ -35,9 +35,11 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
   }
   const log = options.logger.child({ module: 'rate-limits' })
   const limiters = new Map<BudgetName, RateLimiterAbstract>()
+  const fallbacks = new Map<BudgetName, RateLimiterMemory>()
   for (const [name, budget] of Object.entries(BUDGETS) as Array<[BudgetName, (typeof BUDGETS)[BudgetName]]>) {
     const common = { points: budget.points, duration: budget.windowSeconds, keyPrefix: `${options.keyPrefix ?? 'rl'}:${name}` }
     const memory = new RateLimiterMemory(common)
+    fallbacks.set(name, memory)
     limiters.set(
       name,
       options.redis
@@ -52,7 +54,7 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
     async check(budgetName, clientIp) {
       const limit = BUDGETS[budgetName].points
       try {
-        const result = await limiters.get(budgetName)!.consume(clientIp)
+        const result = await withFallback(limiters.get(budgetName)!.consume(clientIp), () => fallbacks.get(budgetName)!.consume(clientIp))
         return { allowed: true, limit, remaining: result.remainingPoints, resetSeconds: secondsUntil(result) }
       } catch (outcome) {
         if (outcome instanceof RateLimiterRes) return { allowed: false, limit, remaining: 0, resetSeconds: secondsUntil(outcome) }
@@ -66,4 +68,17 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
 
 function secondsUntil(result: RateLimiterRes): number {
   return Math.max(1, Math.ceil(result.msBeforeNext / 1000))
+}
+
+/** How long a budget check may wait for Redis: a command sent as the connection drops is otherwise queued until it is back. */
+const STORE_TIMEOUT_MS = 500
+
+/** The store's answer, or the memory budget's when the store has not answered in time. */
+function withFallback(store: Promise<RateLimiterRes>, memory: () => Promise<RateLimiterRes>): Promise<RateLimiterRes> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<RateLimiterRes>((resolve, reject) => {
+    timer = setTimeout(() => void memory().then(resolve, reject), STORE_TIMEOUT_MS)
+  })
+  store.catch(() => {}) // answered late, or failed after the memory budget decided
+  return Promise.race([store, late]).finally(() => clearTimeout(timer))
 }

@@ -60,7 +60,7 @@ const TypeName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an EIP-71
 export const EnvAddress = z
   .string()
   .regex(/^0x[a-fA-F0-9]{40}$/, 'must be 0x followed by 40 hex characters')
-  .transform((address) => checksum(address) as Address) // ox: the checksum without loading viem at start
+  .transform((address) => checksum(address)) // ox: the checksum without loading viem at start
 
 /** CHAIN_<id>_* variables of one chain, e.g. CHAIN_42161_RPC_URL. */
 function chainEnvSchema(chainId: ChainId) {

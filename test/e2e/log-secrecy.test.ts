@@ -52,7 +52,7 @@ t.test('no log line or response carries a configured secret, on any failure path
   })
   t.teardown(() => service.stop())
   const listening = await service.waitForLog('edge listening')
-  const base = `http://127.0.0.1:${listening.port}`
+  const base = `http://127.0.0.1:${Number(listening.port)}`
   const responses: string[] = []
   const call = async (path: string, init?: RequestInit) => {
     const response = await fetch(base + path, init)

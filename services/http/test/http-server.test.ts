@@ -207,7 +207,7 @@ t.test('conflicting Content-Length headers: 400 (the kit then closes the connect
   t.same(JSON.parse(outcome.response.body.toString()), {
     error: 'Bad Request',
     message: 'conflicting Content-Length headers',
-    details: { header: 'content-length' },
+    issues: [{ code: 'custom', path: ['headers', 'content-length'], message: 'sent more than once with different values' }],
   })
 })
 

@@ -27,7 +27,7 @@ t.test('wrong settings stop the start with a message naming them', async (t) => 
   })
   t.throws(() => indexerConfig({ INDEXER_URL_42161: 'not a url', INDEXER_URL_421614: 'https://indexer.example/two' }), {
     code: 'config_invalid',
-    message: /^invalid configuration for indexer: INDEXER_URL_42161(="[^"]*"| is not set): /,
+    message: /^invalid configuration for indexer: INDEXER_URL_42161="not a url": /,
   })
   t.throws(() => indexerConfig({ INDEXER_TIMEOUT_MS: '0' }), { message: /INDEXER_TIMEOUT_MS="0": / })
   t.throws(() => indexerConfig({ INDEXER_CACHE_MS: 'soon' }), {
