@@ -38,13 +38,14 @@ export function onboardingRoutes(ready: Promise<OnboardingRouteDeps>): Route[] {
     const { config, chains, support, queue } = await ready
     const chainConfigs = await chainConfigsReady
     const request = parseOnboardRequest(body, chainConfigs, support)
+    // the allowlist needs no chain: a stranger is refused even while a chain is unreachable
+    if (!config.allowlist.has(request.partner.toLowerCase())) {
+      throw new ServiceError('forbidden', 'partner is not an allowlisted partner', { details: { partner: request.partner } })
+    }
     const unchecked = support.get(request.chainId)?.unchecked
     if (unchecked) {
       const message = `onboarding on chain ${request.chainId} is not available yet: ${unchecked.reason}; retry shortly`
       throw new ServiceError('internal', message, { cause: unchecked.cause })
-    }
-    if (!config.allowlist.has(request.partner.toLowerCase())) {
-      throw new ServiceError('forbidden', 'partner is not an allowlisted partner', { details: { partner: request.partner } })
     }
     const connection = chains.get(request.chainId)
     if (!connection) throw new Error(`no chain clients for configured chain ${request.chainId}`)

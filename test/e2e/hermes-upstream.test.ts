@@ -74,7 +74,10 @@ t.test('with the key from a file: prices flow; an unknown feed is named on /read
   t.teardown(() => service.stop())
   const base = `http://127.0.0.1:${service.port}`
 
-  await waitFor(async () => (await readJson(await fetch(`${base}/v1/status`))).status === 'ok', { timeoutMs: START_DEADLINE_MS, what: 'status ok' })
+  await waitFor(async () => (await readJson(await fetch(`${base}/v1/status`))).status === 'ok', {
+    timeoutMs: START_DEADLINE_MS,
+    what: 'status ok',
+  })
   const prices = await readJson(await fetch(`${base}/v1/prices`))
   t.equal(prices.prices.find((row: { pair: string }) => row.pair === 'BTC-USD').mid, 95_000)
   t.equal(hermes.lastAuthorization, `Bearer ${KEY}`)

@@ -17,12 +17,18 @@ export const ROUTES: RouteTemplate[] = [
   ...['/v1/prices', '/v1/prices/{pair}', '/v1/status', '/v1/market-hours', '/v1/depth/{pair}', '/v1/depth/{pair}/quote'].map(
     (template) => ({ method: 'GET' as const, template, documented: true }),
   ),
-  ...['/v1/pairs', '/v1/limits', '/v1/trades', '/v1/orders', '/v1/onboard/{id}', '/v1/openapi.json', '/v1/prices/stream'].map(
+  ...['/v1/pairs', '/v1/limits', '/v1/trades', '/v1/orders', '/v1/onboard/{id}', '/v1/openapi.json', '/v1/asyncapi.json'].map(
     (template) => ({ method: 'GET' as const, template, documented: true }),
   ),
+  ...['/v1/prices/stream'].map((template) => ({ method: 'GET' as const, template, documented: true })),
   { method: 'POST', template: '/v1/ohlc', documented: true },
   { method: 'POST', template: '/v1/onboard', documented: true },
-  ...['/metrics', '/healthz', '/readyz'].map((template) => ({ method: 'GET' as const, template, documented: false })),
+  // operational routes and the pages (the live board, the API reference and their scripts)
+  ...['/metrics', '/healthz', '/readyz', '/', '/docs', '/docs/events', '/assets/board.js', '/assets/api-reference.js'].map((template) => ({
+    method: 'GET' as const,
+    template,
+    documented: false,
+  })),
 ]
 
 export interface HostileRequest {
@@ -215,7 +221,8 @@ export const hostileRequest: fc.Arbitrary<HostileRequest> = fc
       { weight: 2, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE') },
     ),
     unknownPath: fc.oneof(
-      fc.constantFrom('/', '/v1', '/v2/prices', '/v1/prices/BTC-USD/extra', '/.env', '/v1/%ZZ'),
+      // ('/' is the live board, a route of its own)
+      fc.constantFrom('/index.html', '/v1', '/v2/prices', '/v1/prices/BTC-USD/extra', '/.env', '/v1/%ZZ', '/docs/nothing'),
       hostileText.map((text) => `/v1/${escapeLoosely(text)}`),
     ),
     headers: extraHeaders,

@@ -190,8 +190,7 @@ t.test('the relayer key comes from the environment, a file, or a deployment, and
   t.throws(
     () => relayerConfig({ RELAYER_PRIVATE_KEY: `${key}00` }),
     {
-      message:
-        'invalid configuration for relayer: RELAYER_PRIVATE_KEY: must be a 32-byte hex key (0x and 64 hex characters)',
+      message: 'invalid configuration for relayer: RELAYER_PRIVATE_KEY: must be a 32-byte hex key (0x and 64 hex characters)',
     },
     'a malformed key is not echoed',
   )
