@@ -133,7 +133,7 @@ function coalescingLatestWriter(bucket: KV, intervalMs: number, log: Logger) {
     if (failed.length > 0) warn('latest-row', { pairs: failed.length, firstPair: failed[0], err: reason })
   }
   const writeNow = () => (writing = writing.then(writeBatch))
-  const timer = setInterval(writeNow, intervalMs)
+  const timer = setInterval(() => void writeNow(), intervalMs)
   timer.unref()
 
   return {

@@ -113,7 +113,8 @@ async function compileWithSolc(sources: Record<string, string>, logger?: Logger)
     sources: Object.fromEntries(Object.entries(sources).map(([name, content]) => [name, { content }])),
     settings: compilerSettings,
   }
-  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: readImport })) as SolcOutput
+  const compile = solc.compile as (input: string, callbacks: { import: typeof readImport }) => string
+  const output = JSON.parse(compile(JSON.stringify(input), { import: readImport })) as SolcOutput
 
   const problems = output.errors ?? []
   const errors = problems.filter((problem) => problem.severity === 'error')

@@ -49,7 +49,7 @@ export function startCandleWriter(options: CandleWriterOptions): CandleWriter {
 
   const fold = (pair: string, candle: Candle) => {
     let minutes = pending.get(pair)
-    if (!minutes) pending.set(pair, (minutes = new Map()))
+    if (!minutes) pending.set(pair, (minutes = new Map<number, Candle>()))
     const stored = minutes.get(candle.time)
     minutes.set(candle.time, stored ? mergeCandles(stored, candle) : candle)
   }

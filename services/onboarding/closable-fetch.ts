@@ -36,7 +36,7 @@ export function closableFetch(): ClosableFetch {
   }
 
   return {
-    fetch: fetchOver as typeof fetch,
+    fetch: fetchOver,
     close() {
       agents.http.destroy()
       agents.https.destroy()

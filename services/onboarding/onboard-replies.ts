@@ -28,6 +28,6 @@ export function replyForOnboarding(record: JobRecord<RelayJobData, RelayJobResul
     })
   }
   const userOpHash = record.data.submission?.userOpHash
-  const pending: OnboardPending = { status: 'pending', id: record.id as OnboardPending['id'], ...(userOpHash && { userOpHash }) }
+  const pending: OnboardPending = { status: 'pending', id: record.id, ...(userOpHash && { userOpHash }) }
   return jsonReply(202, pending, { location: `/v1/onboard/${record.id}`, 'retry-after': String(POLL_AFTER_SECONDS) })
 }

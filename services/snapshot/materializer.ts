@@ -34,7 +34,7 @@ export interface Materializer {
 export async function startMaterializer(options: MaterializerOptions): Promise<Materializer> {
   const now = options.now ?? Date.now
   const log = options.logger.child({ module: 'materializer' })
-  const rows: Array<Buffer | undefined> = new Array(PAIRS.length)
+  const rows = new Array<Buffer | undefined>(PAIRS.length)
   const listeners = new Set<(pair: string, row: Buffer) => void>()
   let pricedPairs = 0
   let lastTickAt = 0

@@ -29,7 +29,7 @@ export interface FanOut {
 export function createFanOut(options: FanOutOptions): FanOut {
   const { published } = options
   const received = Float64Array.from(published.seq)
-  const waiting: Array<Buffer | undefined> = new Array(received.length)
+  const waiting = new Array<Buffer | undefined>(received.length)
   const waitingOrder: number[] = []
   const frames = new TickFrameWriter()
   let sliceStartedAt: number | undefined

@@ -8,7 +8,7 @@ import type { PairFilter } from './pair-filter.ts'
  */
 export class PublishedTicks {
   readonly seq = new Float64Array(PAIRS.length)
-  readonly rows: Array<Buffer | undefined> = new Array(PAIRS.length)
+  readonly rows = new Array<Buffer | undefined>(PAIRS.length)
   /** changes with every record, so derived frames can be cached */
   version = 0
   /** the sum of `seq` over every asset */

@@ -7,9 +7,9 @@ const PairList = z
   .transform((text) => text.split(','))
   .pipe(
     z.array(
-      z
-        .string()
-        .refine((symbol) => pairBySymbol(symbol) !== undefined, { error: (issue) => `"${issue.input}" is not a listed pair symbol` }),
+      z.string().refine((symbol) => pairBySymbol(symbol) !== undefined, {
+        error: (issue) => `"${String(issue.input)}" is not a listed pair symbol`,
+      }),
     ),
   )
 

@@ -54,9 +54,9 @@ t.test('an ingestor process and separate edge processes on one NATS serve the sa
   await ingestor.waitForLog('ingestor started')
   // a process without an edge still serves its operational endpoints
   const ops = await ingestor.waitForLog('ops endpoints listening')
-  t.same(await readJson(await fetch(`http://127.0.0.1:${ops.port}/readyz`)), { ready: true, checks: { bus: true } })
-  t.match(await (await fetch(`http://127.0.0.1:${ops.port}/metrics`)).text(), /venue_bus_connected|venue_ticks_ingested_total/)
-  t.equal((await fetch(`http://127.0.0.1:${ops.port}/v1/prices`)).status, 404, 'no public routes on the ops port')
+  t.same(await readJson(await fetch(`http://127.0.0.1:${String(ops.port)}/readyz`)), { ready: true, checks: { bus: true } })
+  t.match(await (await fetch(`http://127.0.0.1:${String(ops.port)}/metrics`)).text(), /venue_bus_connected|venue_ticks_ingested_total/)
+  t.equal((await fetch(`http://127.0.0.1:${String(ops.port)}/v1/prices`)).status, 404, 'no public routes on the ops port')
 
   const snapshotOf = async (port: number) => {
     const response = await fetch(`http://127.0.0.1:${port}/v1/prices`)

@@ -16,7 +16,7 @@ export interface TestStreamClient {
 export async function openStream(url: string, options: WebSocket.ClientOptions = {}): Promise<TestStreamClient> {
   const socket = new WebSocket(url, options)
   const messages = new MessageLog<any>()
-  socket.on('message', (data) => messages.push(JSON.parse(data.toString())))
+  socket.on('message', (data) => messages.push(JSON.parse((data as Buffer).toString())))
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
     socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
   )

@@ -316,8 +316,8 @@ function signatureOf(item: Abi[number]): string {
   const types = (parameters: readonly AbiParameter[] = []) =>
     parameters.map((parameter) => `${parameter.type}${'indexed' in parameter && parameter.indexed ? ' indexed' : ''}`)
   const mutability = 'stateMutability' in item ? ` ${item.stateMutability.replace('pure', 'view')}` : ''
-  const outputs = 'outputs' in item ? ` returns (${types(item.outputs)})` : ''
-  return `${item.type} ${item.name}(${types(item.inputs)})${mutability}${outputs}`
+  const outputs = 'outputs' in item ? ` returns (${types(item.outputs).join(',')})` : ''
+  return `${item.type} ${item.name}(${types(item.inputs).join(',')})${mutability}${outputs}`
 }
 
 function encodeSetDelegate(chain: DevnetChain) {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { startTestEdge, type TestEdge } from '../../../test/support/edge-harness.ts'
+import { startTestEdge } from '../../../test/support/edge-harness.ts'
 import { priceRow, rowBytes } from '../../../test/support/price-rows.ts'
 import { openStream, type TestStreamClient } from '../../../test/support/stream-clients.ts'
 

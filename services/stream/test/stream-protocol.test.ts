@@ -74,9 +74,9 @@ t.test(
     edge.bus.publishTick('BTC-USD', btc)
 
     const ethTick = await everything.frames.waitFor((frame) => frame.json?.data?.pair === 'ETH-USD', 'the ETH tick')
-    t.equal(ethTick.payload.toString(), `{"type":"tick","seq":1,"data":${eth}}`)
+    t.equal(ethTick.payload.toString(), `{"type":"tick","seq":1,"data":${eth.toString()}}`)
     const btcTick = await everything.frames.waitFor((frame) => frame.json?.data?.pair === 'BTC-USD', 'the BTC tick')
-    t.equal(btcTick.payload.toString(), `{"type":"tick","seq":2,"data":${btc}}`)
+    t.equal(btcTick.payload.toString(), `{"type":"tick","seq":2,"data":${btc.toString()}}`)
     t.ok(TickFrame.safeParse(btcTick.json).success, 'matches spec 6.1')
 
     const filteredTick = await btcOnly.messages.waitFor((message) => message.type === 'tick', 'a tick on the filtered connection')
