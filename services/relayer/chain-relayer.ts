@@ -101,9 +101,25 @@ export async function openChainRelayer(connection: ChainConnection, config: Rela
     // Deployed by an operation of its own (under nonce key 0; onboardings have keys of their own), so that
     // concurrent onboardings do not all carry the factory call.
     log.info({ chainId, account: account.address }, 'deploying the relayer smart account')
-    const nonce = await account.getNonce({ key: 0n })
-    const hash = await bundler.sendUserOperation({ calls: [{ to: account.address, value: 0n, data: '0x' }], nonce })
-    await relayer.waitForReceipt(hash)
+    // Several relayers of the same account may start at once: whichever operation lands first deploys it,
+    // and the others' (same nonce) are refused as already known, or dropped. Deployed is deployed, by anyone.
+    let settled = false
+    const deployedByAnyone = async (deadline: number) => {
+      while (!settled && !(await account.isDeployed())) {
+        if (Date.now() > deadline) return
+        await new Promise((resolve) => setTimeout(resolve, config.pollingIntervalMs))
+      }
+    }
+    try {
+      const nonce = await account.getNonce({ key: 0n })
+      const hash = await bundler.sendUserOperation({ calls: [{ to: account.address, value: 0n, data: '0x' }], nonce })
+      await Promise.race([relayer.waitForReceipt(hash), deployedByAnyone(Number.POSITIVE_INFINITY)])
+    } catch (error) {
+      await deployedByAnyone(Date.now() + config.receiptTimeoutMs)
+      if (!(await account.isDeployed())) throw error
+    } finally {
+      settled = true
+    }
   }
   log.info({ chainId, account: account.address }, 'relayer smart account ready')
   return relayer
