@@ -132,7 +132,9 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
     async stop() {
       for (const stop of stoppers.reverse()) await stop()
       await bus?.close()
-      await redis?.quit()
+      // QUIT waits for an answer: with Redis away it would wait for its return
+      if (redis?.status === 'ready') await redis.quit()
+      else redis?.disconnect()
       await tracing?.shutdown()
     },
   }

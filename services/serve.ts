@@ -2,6 +2,9 @@ import { createRootLogger } from '../kit/logger.ts'
 import { checkConfiguration } from './configuration.ts'
 import type { RunRolesOptions } from './run-roles.ts'
 
+/** How long a stop may take (streams drained, queues and connections closed) before the process leaves anyway. */
+const SHUTDOWN_DEADLINE_MS = 10_000
+
 /**
  * Runs this process's roles until SIGTERM or SIGINT: `node dist/services/main.js` (production, compiled) or `npm start`
  * (the embedded default). Roles come from the arguments (`edge ingestor`) or ROLES.
@@ -24,7 +27,12 @@ export async function serve(options: RunRolesOptions = {}): Promise<void> {
       stopping = true
       logger.info({ signal }, 'shutting down')
       const running = await starting.catch(() => undefined)
-      await running?.stop()
+      // a dependency that is away (Redis, a chain) must not keep the process from leaving
+      const stopped = await Promise.race([
+        running?.stop().then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), SHUTDOWN_DEADLINE_MS).unref()),
+      ])
+      if (stopped === false) logger.warn({ deadlineMs: SHUTDOWN_DEADLINE_MS }, 'stop did not finish in time; leaving anyway')
       logger.info('stopped')
       logger.flush()
       process.exit(0)
