@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { envBool, envInt, envNumber, parseEnv, type Env } from '../../kit/config.ts'
-import { ServiceError } from '../../kit/errors.ts'
-import { Secret } from '../../kit/secret.ts'
+import { readSecretFile, Secret } from '../../kit/secret.ts'
 
 const IngestorEnv = z
   .object({
@@ -39,22 +37,10 @@ export type IngestorConfig = Omit<ParsedEnv, 'HERMES_API_KEY' | 'HERMES_API_KEY_
 
 export function ingestorConfig(env: Env): IngestorConfig {
   const { HERMES_API_KEY: inline, HERMES_API_KEY_FILE: file, ...config } = parseEnv(IngestorEnv, env, 'ingestor')
-  const key = inline ?? (file === undefined ? undefined : keyFromFile(file))
+  const key =
+    inline ??
+    (file === undefined
+      ? undefined
+      : readSecretFile('ingestor', 'HERMES_API_KEY_FILE', file, { check: (text) => text !== '' && !/\s/.test(text), what: 'one key' }))
   return { ...config, hermesApiKey: key === undefined ? undefined : new Secret(key) }
-}
-
-function keyFromFile(file: string): string {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8').trim()
-  } catch (error) {
-    throw invalid(`HERMES_API_KEY_FILE ${file} cannot be read`, error)
-  }
-  // the message names the file only: the content must not reach a log
-  if (text === '' || /\s/.test(text)) throw invalid(`HERMES_API_KEY_FILE ${file} does not hold one key`)
-  return text
-}
-
-function invalid(message: string, cause?: unknown): ServiceError {
-  return new ServiceError('config_invalid', `invalid configuration for ingestor: ${message}`, { cause })
 }

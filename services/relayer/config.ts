@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs'
 import type { Hex } from 'viem'
 import { z } from 'zod'
 import { envInt, parseEnv, type Env } from '../../kit/config.ts'
 import { ServiceError } from '../../kit/errors.ts'
-import { Secret } from '../../kit/secret.ts'
+import { readSecretFile, Secret } from '../../kit/secret.ts'
 import type { DevnetDeployment } from '../venue-contracts/deployment-record.ts'
 
 const PRIVATE_KEY = /^0x[a-fA-F0-9]{64}$/
@@ -65,21 +64,13 @@ function relayerKey(parsed: z.infer<typeof RelayerEnv>, deployment: DevnetDeploy
     if (!PRIVATE_KEY.test(inline)) throw invalid('RELAYER_PRIVATE_KEY: must be a 32-byte hex key (0x and 64 hex characters)')
     return inline as Hex
   }
-  if (file) return keyFromFile(file)
+  if (file)
+    return readSecretFile('relayer', 'RELAYER_PRIVATE_KEY_FILE', file, {
+      check: (text) => PRIVATE_KEY.test(text),
+      what: 'a 32-byte hex key',
+    }) as Hex
   if (deployment) return deployment.relayer.devnetRelayerPrivateKey
   throw invalid('RELAYER_PRIVATE_KEY or RELAYER_PRIVATE_KEY_FILE is required')
-}
-
-function keyFromFile(file: string): Hex {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8').trim()
-  } catch (error) {
-    throw invalid(`RELAYER_PRIVATE_KEY_FILE ${file} cannot be read`, error)
-  }
-  // the message names the file only: the content must not reach a log
-  if (!PRIVATE_KEY.test(text)) throw invalid(`RELAYER_PRIVATE_KEY_FILE ${file} does not hold a 32-byte hex key`)
-  return text as Hex
 }
 
 function invalid(message: string, cause?: unknown): ServiceError {
