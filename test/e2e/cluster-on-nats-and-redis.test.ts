@@ -71,8 +71,8 @@ const [urlA, urlB] = edgePorts.map((port) => `http://127.0.0.1:${port}`) as [str
 const asClient = (ip: string) => ({ headers: { 'x-forwarded-for': ip } })
 // polling both replicas quickly would spend one shared budget within seconds: every poll is another client
 let polls = 0
-const statusRecord = async (url: string) =>
-  readJson(await fetch(`${url}/v1/status`, asClient(`10.9.${Math.floor(polls / 250) % 250}.${polls++ % 250}`)))
+const pollingClient = () => asClient(`10.9.${Math.floor(polls / 250) % 250}.${polls++ % 250}`)
+const statusRecord = async (url: string) => readJson(await fetch(`${url}/v1/status`, pollingClient()))
 const statusOf = async (url: string) => (await statusRecord(url)).status as string
 
 t.test('both replicas serve the same snapshot', async (t) => {
@@ -93,12 +93,7 @@ t.test('both replicas serve the same snapshot', async (t) => {
   const expected = JSON.stringify(published.map((row) => JSON.parse(JSON.stringify(row))))
   const same = await waitFor(
     async () => {
-      // each poll a client of its own, so polling never spends a budget
-      const [a, b] = await Promise.all(
-        [urlA, urlB].map(async (url) =>
-          (await fetch(`${url}/v1/prices`, asClient(`10.8.${Math.floor(polls / 250) % 250}.${polls++ % 250}`))).text(),
-        ),
-      )
+      const [a, b] = await Promise.all([urlA, urlB].map(async (url) => (await fetch(`${url}/v1/prices`, pollingClient())).text()))
       const [rowsA, rowsB] = [a, b].map((body) => (body!.startsWith('{"prices"') ? JSON.stringify(JSON.parse(body!).prices) : undefined))
       return rowsA === expected && rowsB === expected ? JSON.parse(rowsA) : undefined
     },
