@@ -22,8 +22,11 @@ export interface Cors {
   ): { status: 204 | 403; headers: Record<string, string> } | undefined
 }
 
+/** the Vary of every answer to a request without an allowed Origin */
+export const PLAIN_VARY = 'Origin'
+
 export function createCors(allowed: OriginAllowlist): Cors {
-  const vary = { vary: 'Origin' }
+  const vary = { vary: PLAIN_VARY }
   const answerHeaders = (origin: string | undefined, host: string | undefined) =>
     origin !== undefined && allowed(origin, host)
       ? { ...vary, 'access-control-allow-origin': origin, 'access-control-expose-headers': EXPOSED.join(', ') }

@@ -6,8 +6,8 @@ import { hotCounter } from '../../kit/hot-counter.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
 import type { BudgetName } from './budgets.ts'
-import { preferredCoding } from './content-coding.ts'
-import { createCors } from './cors.ts'
+import { preferredCoding, type ContentCoding } from './content-coding.ts'
+import { createCors, PLAIN_VARY } from './cors.ts'
 import type { OnCompressed } from './encoded-body.ts'
 import type { ErrorShape } from './error-bodies.ts'
 import { errorResponse } from './error-response.ts'
@@ -30,7 +30,8 @@ export interface Route {
   errorShape?: ErrorShape
   /**
    * the request headers the handler reads (lower case), for hot GET routes: only these are copied into the
-   * context (with those the server itself reads); every header when not given
+   * context (with those the server itself reads, and X-Forwarded-For when the route draws on a budget: list
+   * it to read `clientIp` otherwise); every header when not given
    */
   headers?: readonly string[]
   handle(context: RequestContext): Reply | Promise<Reply>
@@ -101,17 +102,17 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   const send = (res: HttpResponse, exchange: Exchange, reply: Reply, limit: RateLimitDecision | undefined, inHandler: boolean) => {
     if (exchange.aborted || exchange.responded) return
     exchange.responded = true
-    let status = reply.status
-    const write = () => {
-      if (reply.encoded) status = writeEncoded(res, exchange, reply, limit)
-      else {
-        writeHead(res, exchange, reply.status, reply, limit)
-        endWith(res, exchange, reply.body)
-      }
-    }
-    if (inHandler) write()
-    else res.cork(write)
+    // no closure on the synchronous path, where uWS has corked the response already
+    const status = inHandler ? writeReply(res, exchange, reply, limit) : corked(res, () => writeReply(res, exchange, reply, limit))
     count(exchange, status)
+  }
+
+  /** Writes a reply; returns the status sent (304 for a conditional request that names the current ETag). */
+  const writeReply = (res: HttpResponse, exchange: Exchange, reply: Reply, limit: RateLimitDecision | undefined): number => {
+    if (reply.encoded) return writeEncoded(res, exchange, reply, limit)
+    writeHead(res, exchange, reply.status, reply, limit)
+    endWith(res, exchange, reply.body)
+    return reply.status
   }
 
   /** A body the server may compress and, with Cache-Control, answer with 304; returns the status sent. */
@@ -122,9 +123,15 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     const ifNoneMatch = exchange.headers['if-none-match']
     const notModified = etag !== undefined && ifNoneMatch !== undefined && namesEtag(ifNoneMatch, etag)
     const status = notModified ? 304 : reply.status
-    writeHead(res, exchange, status, reply, limit, 'accept-encoding')
-    if (coding !== 'identity') res.writeHeader('content-encoding', coding)
-    if (etag !== undefined) res.writeHeader('etag', etag).writeHeader('cache-control', reply.cacheControl!)
+    if (status === 200 && !limit && !reply.headers && exchange.headers.origin === undefined) {
+      // the common answer (no CORS, no budget headers): uWS writes 200 OK when no status is given, and the
+      // headers every answer of this reply in this coding shares go out in one native call
+      res.writeHeader('x-request-id', exchange.requestId).writeHeader('content-type', fixedHeaderBlock(reply, coding, etag))
+    } else {
+      writeHead(res, exchange, status, reply, limit, 'accept-encoding')
+      if (coding !== 'identity') res.writeHeader('content-encoding', coding)
+      if (etag !== undefined) res.writeHeader('etag', etag).writeHeader('cache-control', reply.cacheControl!)
+    }
     endWith(res, exchange, notModified ? '' : encoded.bytes(coding, onCompressed))
     return status
   }
@@ -194,6 +201,18 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     count(exchange, status)
   }
 
+  /** The headers a hot route's requests copy: the server's own, the client address when budgeted, the route's. */
+  const routeHeaders = new Map<Route, readonly string[] | undefined>()
+  const headersOf = (route: Route) => {
+    let names = routeHeaders.get(route)
+    if (names === undefined && !routeHeaders.has(route)) {
+      const budgeted = route.budget !== undefined && !limitsOff
+      names = route.headers && [...SERVER_HEADERS, ...(budgeted ? ['x-forwarded-for'] : []), ...route.headers]
+      routeHeaders.set(route, names)
+    }
+    return names
+  }
+
   const dispatch = (pattern: string) => {
     const names = paramNames(pattern)
     return (res: HttpResponse, req: HttpRequest) => {
@@ -202,7 +221,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       const method = head ? 'GET' : (METHODS[requested] ?? (requested.toUpperCase() as Method))
       const route = routesByPath.get(pattern)?.get(method)
       // uWS's request object lives only until this function returns: everything is copied out first
-      const headers = readHeaders(req, route?.headers)
+      const headers = readHeaders(req, route && headersOf(route))
       const exchange = new Exchange(
         pattern,
         headers,
@@ -259,7 +278,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   }
 
   app.any('/*', (res, req) => {
-    const headers = readHeaders(req, NO_EXTRA_HEADERS)
+    const headers = readHeaders(req, NOT_FOUND_HEADERS)
     const exchange = new Exchange('unknown', headers, 'framework', false, cors.answerHeaders(headers.origin, headers.host))
     sendError(res, exchange, new ServiceError('not_found', 'no such route'), undefined, true)
   })
@@ -344,8 +363,9 @@ interface RouteMetrics {
 
 const METHODS: Record<string, Method | undefined> = { get: 'GET', post: 'POST' }
 /** read by the server itself for every route */
-const SERVER_HEADERS = ['accept-encoding', 'if-none-match', 'x-forwarded-for', 'origin', 'host']
-const NO_EXTRA_HEADERS: readonly string[] = []
+const SERVER_HEADERS = ['accept-encoding', 'if-none-match', 'origin']
+/** what the not-found answer reads */
+const NOT_FOUND_HEADERS: readonly string[] = [...SERVER_HEADERS, 'x-forwarded-for']
 const NO_PARAMS: Record<string, string> = Object.freeze({})
 /** shared by every request without a query string; handlers only read it */
 const NO_QUERY = new URLSearchParams()
@@ -373,7 +393,10 @@ function rawParams(req: HttpRequest, count: number): string[] {
 /** Marks a Content-Length sent twice with different values (a request-smuggling attempt). */
 const DUPLICATE = '\0duplicate'
 
-/** Every header (repeats joined, a conflicting Content-Length marked), or only the named ones on hot routes. */
+/**
+ * Every header (repeats joined, a conflicting Content-Length marked), or only the named ones on hot routes,
+ * with Host when there is an Origin (CORS admits the service's own origin by it).
+ */
 function readHeaders(req: HttpRequest, names: readonly string[] | undefined): Record<string, string> {
   const headers: Record<string, string> = {}
   if (names === undefined) {
@@ -384,13 +407,39 @@ function readHeaders(req: HttpRequest, names: readonly string[] | undefined): Re
     })
     return headers
   }
-  for (const list of [SERVER_HEADERS, names]) {
-    for (const name of list) {
-      const value = req.getHeader(name)
-      if (value !== '') headers[name] = value
-    }
+  for (const name of names) {
+    const value = req.getHeader(name)
+    if (value !== '') headers[name] = value
   }
+  if (headers.origin !== undefined) headers.host = req.getHeader('host')
   return headers
+}
+
+const headerBlocks = new WeakMap<Reply, Map<ContentCoding, string>>()
+
+/**
+ * The value of a Content-Type header that carries the other fixed headers of an encoded 200 after it
+ * (Vary, Content-Encoding, ETag, Cache-Control), joined by CRLF: uWS writes a header as `name: value` CRLF,
+ * so one call writes them all. Made once per reply and coding, from the server's own constants only.
+ */
+function fixedHeaderBlock(reply: Reply, coding: ContentCoding, etag: string | undefined): string {
+  let blocks = headerBlocks.get(reply)
+  if (!blocks) headerBlocks.set(reply, (blocks = new Map<ContentCoding, string>()))
+  let block = blocks.get(coding)
+  if (block === undefined) {
+    block = `${reply.contentType}\r\nvary: ${PLAIN_VARY}, accept-encoding`
+    if (coding !== 'identity') block += `\r\ncontent-encoding: ${coding}`
+    if (etag !== undefined) block += `\r\netag: ${etag}\r\ncache-control: ${reply.cacheControl!}`
+    blocks.set(coding, block)
+  }
+  return block
+}
+
+/** Runs `write` corked (outside uWS's handler) and returns what it returned. */
+function corked<T>(res: HttpResponse, write: () => T): T {
+  let result: T | undefined
+  res.cork(() => (result = write()))
+  return result!
 }
 
 const STATUS_LINES = new Map<number, string>()
