@@ -25,7 +25,9 @@ export const STREAM_PATH = '/v1/prices/stream'
 /**
  * Client messages are at most 4 KiB (MAX_CLIENT_MESSAGE_BYTES); a longer one is answered with a `malformed`
  * error up to 64 KiB, closed with 1009 above that, and uWebSockets.js itself drops the TCP connection
- * (no close frame) for a message above 1 MiB, before reading it.
+ * (no close frame) for a message above 1 MiB, before reading it. It does the same, before the message
+ * handler, for a text message that is not UTF-8 (handleFragment's forceClose in its WebSocketContext.h),
+ * with no option or hook to send 1007 first; RFC 6455 7.1.7 allows failing a connection that way.
  */
 const MAX_ANSWERED_MESSAGE_BYTES = 64 * 1024
 const MAX_RECEIVED_MESSAGE_BYTES = 1024 * 1024

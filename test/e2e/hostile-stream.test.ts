@@ -2,8 +2,8 @@
 // connections to the real process. Properties: every message gets exactly one reply (`ack` or `error`) or
 // the documented close (1009 above 64 KiB; the TCP connection dropped by uWebSockets.js for invalid UTF-8 in
 // a text frame or above 1 MiB); acks count exactly the filter a model of spec 3.4 predicts, so a rejected
-// message leaves the filter as it was; ticks only for pairs in the filter (a todo, see the end); a watching connection keeps
-// receiving ticks throughout; the process stays up. HOSTILE_SEED=<n> replays a run.
+// message leaves the filter as it was; ticks only for pairs in the filter, which changes exactly at the ack; a
+// watching connection keeps receiving ticks throughout; the process stays up. HOSTILE_SEED=<n> replays a run.
 import fc from 'fast-check'
 import t from 'tap'
 import WebSocket from 'ws'
@@ -17,8 +17,6 @@ const BATCH = 50
 const RUNS = 200 // 10,000 frames
 const SYMBOLS = PAIRS.map((pair) => pair.symbol)
 const KNOWN = new Set(SYMBOLS)
-/** ticks the fan-out holds back (STREAM_FANOUT_SLICE_MS) can trail an unsubscribe's ack by this much at most */
-const IN_FLIGHT_MS = 250
 
 /** the fields of server frames the harness reads */
 type ServerMessage = { type: string; code?: string; message?: unknown; pairCount?: number | null; data: { pair: string } }
@@ -141,9 +139,9 @@ class Connection {
   private waiting: (() => void) | undefined
   closed: { code: number } | undefined
   strayTicks: string[] = []
-  /** when each pair left the filter: a tick published before that may still be on its way for a moment */
-  removedAt = new Map<string, number>()
   ticks = 0
+  /** the filter the model predicts once the message awaiting its reply is acked; undefined when it must be refused */
+  private filterOnAck: Set<string> | null | undefined
 
   constructor(
     private readonly url: string,
@@ -152,6 +150,7 @@ class Connection {
 
   async open() {
     this.filter = this.initial && new Set(this.initial)
+    this.filterOnAck = undefined
     this.replies = []
     this.closed = undefined
     this.socket = new WebSocket(this.initial ? `${this.url}?pairs=${this.initial.join(',')}` : this.url, { maxPayload: 0 })
@@ -159,10 +158,18 @@ class Connection {
       const message = JSON.parse((data as Buffer).toString()) as ServerMessage
       if (message.type === 'tick') {
         this.ticks++
-        const pair = message.data.pair
-        const inFlight = performance.now() - (this.removedAt.get(pair) ?? -Infinity) < IN_FLIGHT_MS
-        if (this.filter && !this.filter.has(pair) && !inFlight) this.strayTicks.push(pair)
-      } else if (message.type === 'ack' || message.type === 'error') this.replies.push(message)
+        if (this.filter && !this.filter.has(message.data.pair)) this.strayTicks.push(message.data.pair)
+      } else if (message.type === 'ack' || message.type === 'error') {
+        // The model's filter changes here, at the ack in frame order, and not when the property's `await`
+        // resumes: ws emits every frame of one socket read synchronously, so ticks that came in the same read
+        // as the ack run through this handler before any promise continuation. Under load reads carry more
+        // frames, and a tick of a just-subscribed pair checked against the old filter looked like a stray.
+        // The server gives no slack either way: it applies a message before writing its ack, and uWS writes a
+        // socket's queued topic frames before anything sent to it (WebSocket::send drains the subscriber first),
+        // so every tick before the ack follows the old filter and every tick after it the new one.
+        if (message.type === 'ack' && this.filterOnAck !== undefined) this.filter = this.filterOnAck
+        this.replies.push(message)
+      }
       this.waiting?.()
     })
     this.socket.on('close', (code) => {
@@ -173,8 +180,9 @@ class Connection {
     await withDeadline(new Promise((resolve) => this.socket.once('open', resolve)), 5000, 'the stream to open')
   }
 
-  /** Sends one frame and returns what came back: its reply, or the close. */
-  async exchange(frame: Frame): Promise<{ reply: ServerMessage } | { close: number }> {
+  /** Sends one frame and returns what came back: its reply, or the close. `filterOnAck` is the model's next filter. */
+  async exchange(frame: Frame, filterOnAck: Set<string> | null | undefined): Promise<{ reply: ServerMessage } | { close: number }> {
+    this.filterOnAck = filterOnAck
     this.socket.send(frame.bytes, { binary: frame.binary })
     const deadline = Date.now() + 5000
     while (this.replies.length === 0 && !this.closed) {
@@ -223,8 +231,8 @@ t.test(`stream harness: ${BATCH * RUNS} generated client frames (seed ${SEED})`,
       for (const sent of batch) {
         frames++
         const expected = expectation(sent)
-        const before = connection.filter
-        const outcome = await connection.exchange(sent)
+        const next = applied(connection.filter, sent)
+        const outcome = await connection.exchange(sent, next)
         if ('close' in outcome) {
           if (expected.kind !== 'close' || !expected.codes.includes(outcome.close))
             throw new Error(`${sent.label}: closed with ${outcome.close}`)
@@ -233,7 +241,6 @@ t.test(`stream harness: ${BATCH * RUNS} generated client frames (seed ${SEED})`,
           continue
         }
         if (expected.kind === 'close') throw new Error(`${sent.label}: answered instead of closed (${JSON.stringify(outcome.reply)})`)
-        const next = applied(before, sent)
         const reply = outcome.reply
         if (next === undefined) {
           if (reply.type !== 'error')
@@ -243,13 +250,12 @@ t.test(`stream harness: ${BATCH * RUNS} generated client frames (seed ${SEED})`,
           if (reply.type !== 'ack') throw new Error(`${sent.bytes.subarray(0, 200).toString()}: refused (${JSON.stringify(reply)})`)
           if (reply.pairCount !== (next === null ? null : next.size))
             throw new Error(`ack pairCount ${String(reply.pairCount)}, model ${String(next?.size)}`)
-          for (const pair of before ?? []) if (next && !next.has(pair)) connection.removedAt.set(pair, performance.now())
-          connection.filter = next
         }
       }
       // every reply was claimed by its message: nothing extra arrived
       await new Promise((resolve) => setTimeout(resolve, 5))
       if (connection.extraReplies() > 0) throw new Error('a message got more than one reply')
+      if (connection.strayTicks.length > 0) throw new Error(`ticks outside the filter: ${connection.strayTicks.slice(0, 5).join(', ')}`)
       if (service.child.exitCode !== null) throw new Error('the process exited')
     }),
     { seed: SEED, numRuns: RUNS, endOnFailure: true },
@@ -261,11 +267,15 @@ t.test(`stream harness: ${BATCH * RUNS} generated client frames (seed ${SEED})`,
   const gaps = tickTimes.slice(1).map((time, index) => time - tickTimes[index]!)
   t.ok(tickTimes.length > 100, `the watcher received ${tickTimes.length} frames`)
   t.ok(Math.max(...gaps) < 1000, `no pause over a second in the watcher's ticks (longest ${Math.round(Math.max(...gaps))} ms)`)
-  // Known, not yet explained: some runs (seed 212867134 once, not on replay) see a few ticks of pairs outside a connection's filter
-  // on a run that closed and reopened connections (1009). Reported, kept visible here rather than hidden.
-  const strays = connections.flatMap((connection) => connection.strayTicks)
-  t.same(strays, [], 'no ticks outside the filter', {
-    todo: strays.length > 0 ? 'ticks outside the filter seen on some seeds: under investigation' : false,
-  })
+  const filtered = connections.filter((connection) => connection.filter !== null)
+  t.ok(
+    filtered.every((connection) => connection.ticks > 0),
+    'every filtered connection received ticks, so the filter check had something to check',
+  )
+  t.same(
+    connections.flatMap((connection) => connection.strayTicks),
+    [],
+    'no ticks outside the filter, on any connection, up to the end',
+  )
   for (const connection of [watcher, ...connections]) connection.socket.close()
 })
