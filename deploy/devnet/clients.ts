@@ -17,7 +17,7 @@ export type DevnetClient = WalletClient<Transport, Chain, Account> & PublicActio
 
 // Anvil mines each transaction as it arrives, so receipts are there at once; viem's default of 4 s per poll
 // would only make every wait slow.
-export const DEVNET_POLLING_INTERVAL_MS = 50
+const DEVNET_POLLING_INTERVAL_MS = 50
 
 export function devnetChain(chainId: number, rpcUrl: string): Chain {
   return defineChain({

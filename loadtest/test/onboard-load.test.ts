@@ -6,15 +6,16 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { startDevnet, writeDeployment } from '../../deploy/devnet/devnet.ts'
+import { writeDeployment } from '../../deploy/devnet/devnet.ts'
 import type { LoadResult } from '../load-result.ts'
 import { freePort } from '../../test/support/servers.ts'
 import { startServiceProcess } from '../../test/support/service-process.ts'
+import { devnetForFile } from '../../test/support/shared-devnet.ts'
 
 const BIN = fileURLToPath(new URL('../bin.js', import.meta.url))
 const loadtest = async (args: string[]) => (await promisify(execFile)(process.execPath, [BIN, ...args], { timeout: 120_000 })).stdout
 
-const devnet = await startDevnet({ chainIds: [42161] })
+const devnet = await devnetForFile(import.meta.url, { chainIds: [42161] })
 t.teardown(() => devnet.stop())
 
 t.test('onboard: fresh partners sign real onboardings, every one confirmed', async (t) => {

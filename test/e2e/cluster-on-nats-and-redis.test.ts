@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { maxUint256 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { startDevnet, writeDeployment } from '../../deploy/devnet/devnet.ts'
+import { writeDeployment } from '../../deploy/devnet/devnet.ts'
 import { chainTimePlus, signOnboarding } from '../../services/onboarding/partner-client.ts'
 import { devnetChain } from '../support/devnet-chain.ts'
 import { readJson } from '../support/http.ts'
@@ -19,8 +19,9 @@ import { priceRow, rowBytes } from '../support/price-rows.ts'
 import { natsPriceBus } from '../../bus/nats-price-bus.ts'
 import { PAIRS } from '../../schemas/pairs.ts'
 import { pino } from 'pino'
+import { devnetForFile } from '../support/shared-devnet.ts'
 
-const [nats, redis, devnet] = await Promise.all([startNats(), startRedis(), startDevnet({ chainIds: [42161] })])
+const [nats, redis, devnet] = await Promise.all([startNats(), startRedis(), devnetForFile(import.meta.url, { chainIds: [42161] })])
 t.teardown(async () => {
   await devnet.stop()
   await Promise.all([nats.dispose(), redis.dispose()])

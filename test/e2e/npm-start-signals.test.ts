@@ -4,18 +4,10 @@ import t from 'tap'
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { isRunning } from '../support/is-running.ts'
 import { withDeadline } from '../support/wait.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-
-const isRunning = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 t.test('SIGTERM to npm stops the service and nothing is left running', async (t) => {
   const npm = spawn('npm', ['start'], {

@@ -10,13 +10,14 @@ import { maxUint256 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { paths } from '../../client/src/api-types.ts'
 import { renderApiTypes } from '../../scripts/render-api-types.ts'
-import { startDevnet, writeDeployment } from '../../deploy/devnet/devnet.ts'
+import { writeDeployment } from '../../deploy/devnet/devnet.ts'
 import { buildOpenApiDocument } from '../../schemas/openapi.ts'
 import { chainTimePlus, signOnboarding } from '../../services/onboarding/partner-client.ts'
 import { onboardingJobId } from '../../services/onboarding/relay-job.ts'
 import { runRoles } from '../../services/run-roles.ts'
 import { devnetChain } from '../support/devnet-chain.ts'
 import { waitFor } from '../support/wait.ts'
+import { devnetForFile } from '../support/shared-devnet.ts'
 
 const document = buildOpenApiDocument()
 /** the document as clients download it */
@@ -36,7 +37,7 @@ t.test('the committed client types are what `npm run openapi:types` writes', asy
 })
 
 t.test('a typed client calls every REST endpoint of a running service; each answer fits the document', async (t) => {
-  const devnet = await startDevnet({ chainIds: [42161] })
+  const devnet = await devnetForFile(import.meta.url, { chainIds: [42161] })
   t.teardown(() => devnet.stop())
   const deploymentFile = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'deployment.json')
   await writeDeployment(devnet, deploymentFile)

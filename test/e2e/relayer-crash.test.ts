@@ -17,6 +17,8 @@ import { START_DEADLINE_MS, waitFor, withDeadline } from '../support/wait.ts'
 // Two relayer roles (the real entry point, default lock settings) on one Redis. The one that sent the user
 // operation is killed with SIGKILL; the other takes the job up within 15 s, finds the operation recorded in
 // the job, waits for it instead of sending another, and completes the job. Real processes, Redis and chain.
+// The chain is the file's own, not the run's shared one: mining is paused while the relayer is killed, which
+// would stall every other file's onboardings.
 
 // The recovery time is the relayers' lock plus their stalled-job check; the figure measured on a quiet
 // machine is in the README. The test checks the defaults add up to under 15 s, and waits generously.

@@ -8,13 +8,14 @@ import { randomUUID } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startDevnet, writeDeployment } from '../../deploy/devnet/devnet.ts'
+import { writeDeployment } from '../../deploy/devnet/devnet.ts'
 import { readJson } from '../support/http.ts'
 import { freePort, startNats, startRedis } from '../support/servers.ts'
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.ts'
 import { waitFor } from '../support/wait.ts'
+import { devnetForFile } from '../support/shared-devnet.ts'
 
-const [nats, redis, devnet] = await Promise.all([startNats(), startRedis(), startDevnet({ chainIds: [42161] })])
+const [nats, redis, devnet] = await Promise.all([startNats(), startRedis(), devnetForFile(import.meta.url, { chainIds: [42161] })])
 t.teardown(async () => {
   await devnet.stop()
   await Promise.all([nats.dispose(), redis.dispose()])

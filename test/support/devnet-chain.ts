@@ -7,9 +7,11 @@ import {
   publicActions,
   type Address,
   type Hex,
+  type LocalAccount,
   type PublicClient,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { chainTimePlus, signOnboarding } from '../../services/onboarding/partner-client.ts'
 import type { DevnetChain } from '../../services/venue-contracts/deployment-record.ts'
 import { closableFetch } from '../../services/onboarding/closable-fetch.ts'
 
@@ -49,6 +51,11 @@ export function devnetChain(chain: DevnetChain) {
         fromBlock: block,
       })
       return events.filter((event) => event.blockNumber > block && event.args.nonce! >> 64n !== 0n)
+    },
+    /** a partner's permit for `value` and its delegation, both valid for 30 minutes of chain time */
+    async signBothParts(signer: LocalAccount, value: bigint) {
+      const soon = await chainTimePlus(publicClient, 30 * 60)
+      return signOnboarding({ chain, client: publicClient, signer, delegation: { expiry: soon }, permit: { value, deadline: soon } })
     },
     close,
   }

@@ -39,6 +39,8 @@ t.test('publishes normalised rows, counts and drops bad data by reason', async (
 t.test('a quiet pair is published again when its market flags flip, with its last prices', async (t) => {
   const bus = inProcessPriceBus()
   let clockNow = 1_795_000_000_000
+  // every flag check reads the clock once: counting the reads is how the test sees checks happen
+  let clockReads = 0
   const flipAt = clockNow + 5_000
   const clock: MarketClock = {
     ...alwaysOpenMarketClock(),
@@ -57,7 +59,10 @@ t.test('a quiet pair is published again when its market flags flip, with its las
     clock,
     logger: pino({ level: 'silent' }),
     metrics: createMetrics(),
-    now: () => clockNow,
+    now: () => {
+      clockReads++
+      return clockNow
+    },
     flagCheckIntervalMs: 5,
   })
   t.teardown(ingestor.stop)
@@ -72,6 +77,7 @@ t.test('a quiet pair is published again when its market flags flip, with its las
   )
   t.equal(rows[1]!.timestampSeconds, 1_794_999_999, 'the tick time stays that of the last price')
   clockNow += 60_000
-  await new Promise((resolve) => setTimeout(resolve, 30))
+  const readsBefore = clockReads
+  await waitFor(() => clockReads >= readsBefore + 5, { what: 'five flag checks a minute later' })
   t.equal(rows.length, 2, 'no further republishing once nothing else changes')
 })

@@ -2,11 +2,10 @@ import t from 'tap'
 import { pino } from 'pino'
 import { parseUnits, toFunctionSelector, zeroAddress, type Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { anvilAccount, accountIndexes } from '../../../deploy/devnet/accounts.ts'
-import { startDevnet, toDeployment } from '../../../deploy/devnet/devnet.ts'
+import { toDeployment } from '../../../deploy/devnet/devnet.ts'
 import { deployLegacyTrading, deployPlainUsdc } from '../../../deploy/devnet/venue-contracts.ts'
 import { devnetChain } from '../../../test/support/devnet-chain.ts'
-import { readJson } from '../../../test/support/http.ts'
+import { postOnboarding, readJson } from '../../../test/support/http.ts'
 import { startJsonRpcProxy } from '../../../test/support/json-rpc-proxy.ts'
 import { startOnboardingStack } from '../../../test/support/onboarding-stack.ts'
 import { waitFor } from '../../../test/support/wait.ts'
@@ -14,18 +13,20 @@ import { SPEC_DELEGATION_DOMAIN, type DelegationDomain } from '../../venue-contr
 import type { ChainConfig } from '../chain-config.ts'
 import { chainTimePlus, signOnboarding } from '../partner-client.ts'
 import { onboardingJobId } from '../relay-job.ts'
+import { devnetForFile } from '../../../test/support/shared-devnet.ts'
 
-// A development chain whose Trading was deployed with a deployment's own names, as the venue's published
-// Delegatable signs: domain { name: "Ostium", version: "1" } and type Delegation(...). The service is configured
-// with them, checks them against Trading at start, and refuses what the chain's contracts cannot do.
+// The venue's contracts deployed for this file on the development chain, with Trading taking a deployment's own
+// names, as the venue's published Delegatable signs: domain { name: "Ostium", version: "1" } and type
+// Delegation(...). The service is configured with them, checks them against Trading at start, and refuses what
+// the chain's contracts cannot do.
 
 const OWN_NAMES: DelegationDomain = { name: 'Ostium', version: '1', typeName: 'Delegation' }
 const HUNDRED_USDC = parseUnits('100', 6)
 
-const devnet = await startDevnet({ chainIds: [42161], delegationDomain: OWN_NAMES })
+const devnet = await devnetForFile(import.meta.url, { chainIds: [42161], delegationDomain: OWN_NAMES })
 const deployment = toDeployment(devnet)
 const one = devnetChain(devnet.chain(42161))
-const deployer = one.wallet(anvilAccount(accountIndexes.deployer).privateKey)
+const deployer = one.wallet((await devnet.account('deployer')).privateKey)
 t.teardown(async () => {
   one.close()
   await devnet.stop()
@@ -35,12 +36,7 @@ const partners = Array.from({ length: 5 }, () => privateKeyToAccount(generatePri
 const allowlist = partners.map((partner) => partner.address)
 let clientsTaken = 0
 
-const post = (baseUrl: string, body: unknown) =>
-  fetch(`${baseUrl}/v1/onboard`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${++clientsTaken}`, connection: 'close' },
-    body: JSON.stringify(body),
-  })
+const post = (baseUrl: string, body: unknown) => postOnboarding(baseUrl, body, `198.51.100.${++clientsTaken}`)
 
 const withChain = (change: Partial<ChainConfig>) => (chain: ChainConfig) => ({ ...chain, ...change })
 

@@ -11,7 +11,7 @@ import { anvilAccount, firstFreeAccountIndex } from '../../../deploy/devnet/acco
 import { startDevnet, toDeployment, writeDeployment } from '../../../deploy/devnet/devnet.ts'
 import { deployContractWallet } from '../../../deploy/devnet/venue-contracts.ts'
 import { devnetChain } from '../../../test/support/devnet-chain.ts'
-import { readJson } from '../../../test/support/http.ts'
+import { postOnboarding as post, readJson } from '../../../test/support/http.ts'
 import { startJsonRpcProxy } from '../../../test/support/json-rpc-proxy.ts'
 import { startOnboardingStack } from '../../../test/support/onboarding-stack.ts'
 import { startRedis } from '../../../test/support/servers.ts'
@@ -21,6 +21,8 @@ import { onboardingJobId } from '../relay-job.ts'
 
 // One development chain (42161 and 421614, anvil + alto + EntryPoint v0.8) and one Redis for the file.
 // Each test onboards partners of its own, so chain state never carries over between tests.
+// The chain is the file's own, not the run's shared one: a test pauses mining and sets the next block's time
+// (a batch that passes simulation and reverts on chain), which would stall and skew every other file's chain.
 
 const HUNDRED_USDC = parseUnits('100', 6)
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
@@ -58,13 +60,6 @@ const freshPartner = (): PrivateKeyAccount => freshPartners[partnersTaken++]!
 let clientsTaken = 0
 const clientIp = () => `198.51.100.${++clientsTaken}`
 
-// Each request on a connection of its own: a kept-alive one would hold the test process open after teardown.
-const post = (baseUrl: string, body: unknown, ip: string) =>
-  fetch(`${baseUrl}/v1/onboard`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, connection: 'close' },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  })
 const getOnboarding = (baseUrl: string, id: string) =>
   fetch(`${baseUrl}/v1/onboard/${id}`, { headers: { 'x-forwarded-for': clientIp(), connection: 'close' } })
 

@@ -3,13 +3,14 @@ import { parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { startDevnet, toDeployment } from '../../../deploy/devnet/devnet.ts'
 import { devnetChain } from '../../../test/support/devnet-chain.ts'
-import { readJson } from '../../../test/support/http.ts'
+import { postOnboarding, readJson } from '../../../test/support/http.ts'
 import { startOnboardingStack } from '../../../test/support/onboarding-stack.ts'
 import { CANONICAL_ENTRY_POINTS } from '../../venue-contracts/entry-points.ts'
 import { chainTimePlus, signOnboarding } from '../../onboarding/partner-client.ts'
 
 // A development chain with EntryPoint v0.7 and SimpleAccountFactory v0.7 at their canonical addresses, bundled by
-// alto: the relayer's SimpleAccount is the v0.7 one, chosen by configuration.
+// alto: the relayer's SimpleAccount is the v0.7 one, chosen by configuration. The chain is the file's own: the
+// run's shared chain has EntryPoint v0.8, and its bundler serves that one only.
 
 const HUNDRED_USDC = parseUnits('100', 6)
 const devnet = await startDevnet({ chainIds: [42161], entryPointVersion: '0.7' })
@@ -24,12 +25,7 @@ t.teardown(async () => {
   await devnet.stop()
 })
 
-const post = (body: unknown, ip: string) =>
-  fetch(`${stack.baseUrl}/v1/onboard`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, connection: 'close' },
-    body: JSON.stringify(body),
-  })
+const post = (body: unknown, ip: string) => postOnboarding(stack.baseUrl, body, ip)
 
 t.test('the chain runs EntryPoint v0.7, and the service is configured for it', async (t) => {
   const chain = stack.config.chains[0]!

@@ -7,7 +7,7 @@ import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trac
 import { Redis } from 'ioredis'
 import { parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { startDevnet, toDeployment } from '../../../deploy/devnet/devnet.ts'
+import { toDeployment } from '../../../deploy/devnet/devnet.ts'
 import { startTracing } from '../../../kit/tracing.ts'
 import { devnetChain } from '../../../test/support/devnet-chain.ts'
 import { readJson } from '../../../test/support/http.ts'
@@ -16,10 +16,11 @@ import { startRedis } from '../../../test/support/servers.ts'
 import { waitFor } from '../../../test/support/wait.ts'
 import { chainTimePlus, signOnboarding } from '../../onboarding/partner-client.ts'
 import { onboardingJobId } from '../../onboarding/relay-job.ts'
+import { devnetForFile } from '../../../test/support/shared-devnet.ts'
 
 const exporter = new InMemorySpanExporter()
 const tracing = startTracing({ serviceName: 'venue-gateway', exporter })
-const devnet = await startDevnet({ chainIds: [42161] })
+const devnet = await devnetForFile(import.meta.url, { chainIds: [42161] })
 const redisServer = await startRedis()
 const redis = new Redis(redisServer.url, { maxRetriesPerRequest: null })
 const chain = devnetChain(devnet.chain(42161))

@@ -2,19 +2,20 @@ import t from 'tap'
 import { parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { accountIndexes, anvilAccount } from '../../../deploy/devnet/accounts.ts'
-import { startDevnet, toDeployment } from '../../../deploy/devnet/devnet.ts'
+import { toDeployment } from '../../../deploy/devnet/devnet.ts'
 import { devnetChain } from '../../../test/support/devnet-chain.ts'
-import { readJson } from '../../../test/support/http.ts'
+import { postOnboarding as post, readJson } from '../../../test/support/http.ts'
 import { startOnboardingStack } from '../../../test/support/onboarding-stack.ts'
 import { startPaymasterServer } from '../../../test/support/paymaster-server.ts'
 import { chainTimePlus, signOnboarding } from '../../onboarding/partner-client.ts'
+import { devnetForFile } from '../../../test/support/shared-devnet.ts'
 
 // A development chain with a verifying paymaster and a relayer smart account that holds no ETH: operations land
 // only when the ERC-7677 paymaster service (pm_getPaymasterStubData, pm_getPaymasterData) sponsors them.
 
 const HUNDRED_USDC = parseUnits('100', 6)
 const POLICY = 'sp_devnet_onboarding'
-const devnet = await startDevnet({ chainIds: [42161], paymaster: true })
+const devnet = await devnetForFile(import.meta.url, { chainIds: [42161], sponsored: true })
 const deployment = toDeployment(devnet)
 const one = devnetChain(devnet.chain(42161))
 const paymaster = await startPaymasterServer({
@@ -32,13 +33,6 @@ t.teardown(async () => {
   one.close()
   await devnet.stop()
 })
-
-const post = (baseUrl: string, body: unknown, ip: string) =>
-  fetch(`${baseUrl}/v1/onboard`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, connection: 'close' },
-    body: JSON.stringify(body),
-  })
 
 const bothParts = async (index: number) => {
   const soon = await chainTimePlus(one.publicClient, 30 * 60)
