@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { parseArgs } from 'node:util'
 import { freePort } from '../test/support/servers.ts'
 import { startServiceProcess } from '../test/support/service-process.ts'
-import { coreMeter, loadAverage, processMeter } from './cpu-meter.ts'
+import { coreMeter, loadAverage, processMeter } from '../loadtest/cpu-meter.ts'
 import { median, printTable, writeResult } from './report.ts'
 
 const { values: args } = parseArgs({

@@ -15,8 +15,9 @@ import { parseArgs } from 'node:util'
 import { PAIRS } from '../schemas/pairs.ts'
 import { freePort, startNats } from '../test/support/servers.ts'
 import { startServiceProcess, type ServiceProcess } from '../test/support/service-process.ts'
-import { coreMeter, loadAverage, processCpuMs } from './cpu-meter.ts'
-import { buildLoadClient, LoadClient, pinned, StreamPublisher, type ClientReport } from './native-stream-load.ts'
+import { coreMeter, loadAverage, processCpuMs } from '../loadtest/cpu-meter.ts'
+import { buildLoadClient, LoadClient, StampedTickPublisher, type ClientReport } from '../loadtest/native-stream-client.ts'
+import { pinned } from '../loadtest/pinning.ts'
 import { median, printTable, writeResult } from './report.ts'
 
 const { values: args } = parseArgs({
@@ -129,7 +130,7 @@ const rssMb = (pids: number[]) =>
 type Row = Record<string, string | number>
 const rows: Row[] = []
 
-async function step(server: Server, load: LoadClient[], publisher: StreamPublisher, label: Row, rate: number, pairCount?: number) {
+async function step(server: Server, load: LoadClient[], publisher: StampedTickPublisher, label: Row, rate: number, pairCount?: number) {
   const publishing = publisher.run(rate, warmupMs + measureMs + 500, pairCount)
   await sleep(warmupMs)
   await Promise.all(load.map((client) => client.reset()))
@@ -174,10 +175,13 @@ async function step(server: Server, load: LoadClient[], publisher: StreamPublish
   return { row, reading }
 }
 
-async function withServer<T>(start: () => Promise<Server>, work: (server: Server, publisher: StreamPublisher) => Promise<T>): Promise<T> {
+async function withServer<T>(
+  start: () => Promise<Server>,
+  work: (server: Server, publisher: StampedTickPublisher) => Promise<T>,
+): Promise<T> {
   const server = await start()
   try {
-    const publisher = new StreamPublisher(publisherConnection, server.namespace)
+    const publisher = new StampedTickPublisher(publisherConnection, server.namespace)
     await publisher.warm()
     await sleep(300)
     return await work(server, publisher)
