@@ -6,6 +6,7 @@ import { chromium } from 'playwright-core'
 import { freePort } from '../../test/support/servers.ts'
 import { startServiceProcess } from '../../test/support/service-process.ts'
 import { waitFor } from '../../test/support/wait.ts'
+import { CHART_TITLES, renderedCharts } from './report-charts.ts'
 import { failedRun, readResult, runLoadtest as loadtest } from './run-bin.ts'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -84,25 +85,11 @@ t.test('rest: open loop at a fixed rate, a spent budget honoured, then the repor
 
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
   t.teardown(() => browser.close())
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
-  const errors: string[] = []
-  page.on('pageerror', (error) => errors.push(error.message))
-  await page.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()))
-  await page.goto(`file://${out}.html`)
-  await page.waitForSelector('body[data-charts="drawn"]', { timeout: 10_000 })
+  const { errors, charts } = await renderedCharts(browser, `${out}.html`)
   t.same(errors, [], 'no script error')
-  const charts = await page.$$eval('.uplot', (elements) =>
-    elements.map((element) => {
-      const canvas = element.querySelector('canvas')!
-      const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data
-      let drawn = 0
-      for (let at = 3; at < pixels.length; at += 4) if (pixels[at]! > 0) drawn++
-      return { title: element.querySelector('.u-title')?.textContent, width: canvas.width, drawn: drawn > 1000 }
-    }),
-  )
   t.same(
     charts.map((chart) => chart.title),
-    ['Latency percentiles over time (ms)', 'Throughput against offered rate (per second)', 'Latency distribution (whole run)'],
+    CHART_TITLES,
   )
   t.ok(
     charts.every((chart) => chart.width > 300 && chart.drawn),

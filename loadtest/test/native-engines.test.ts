@@ -1,12 +1,13 @@
 // The engines that drive native load clients, run through the bin against an edge started separately on a
 // real nats-server with its limits lifted (as the benches run it): the shared epoll client in C for the
 // stream (`--client native`, the ticks published by the load test itself), wrk for a closed loop.
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { randomUUID } from 'node:crypto'
-import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { launchChromium } from '../../test/support/browser.ts'
 import { freePort, startNats } from '../../test/support/servers.ts'
 import { startServiceProcess } from '../../test/support/service-process.ts'
+import { CHART_TITLES, renderedCharts } from './report-charts.ts'
 import { failedRun, readResult, runLoadtest } from './run-bin.ts'
 
 const nats = await startNats()
@@ -27,6 +28,19 @@ t.teardown(() => edge.stop())
 await edge.waitForLog('edge listening', 90_000)
 const target = `http://127.0.0.1:${port}`
 const dir = t.testdir()
+const browser = await launchChromium()
+t.teardown(() => browser.close())
+
+/** The report opens in Chromium with its three charts drawn. */
+const reportOpens = async (t: Test, out: string) => {
+  const { errors, charts } = await renderedCharts(browser, `${out}.html`)
+  t.same(errors, [], 'the report: no script error')
+  t.same(
+    charts.map((chart) => ({ title: chart.title, drawn: chart.drawn })),
+    CHART_TITLES.map((title) => ({ title, drawn: true })),
+    'the report: three charts drawn',
+  )
+}
 
 t.test('stream --client native: the C client holds the connections, the ticks it measures published by the load test', async (t) => {
   const out = join(dir, 'native')
@@ -79,7 +93,7 @@ t.test('stream --client native: the C client holds the connections, the ticks it
     [50, 99, 99.9, 100],
   )
   t.equal(result.loadClient.workers, 1, 'one client process')
-  t.ok(existsSync(`${out}.html`), 'the HTML report')
+  await reportOpens(t, out)
 })
 
 t.test('stream --client native refuses a run that does not publish its own ticks or does not own the service', async (t) => {
@@ -125,6 +139,7 @@ t.test('rest --closed-loop: wrk on one route, its count and latency percentiles 
     distribution.every((point, index) => index === 0 || point.ms >= distribution[index - 1]!.ms),
     'percentiles rise',
   )
+  await reportOpens(t, out)
 })
 
 t.test('rest --closed-loop refuses a service whose limits it would only run into', async (t) => {
