@@ -36,12 +36,16 @@ new uPlot({
   series: [{}, { label: 'offered', stroke: '#999', dash: [6, 4] }, { label: 'delivered', stroke: '#1f78b4', width: 2 }, { label: 'errors', stroke: '#e31a1c' }],
 }, [seconds, offered, result.series.map((point) => point.deliveredPerSecond), result.series.map((point) => point.errors ?? null)], document.getElementById('throughput'))
 const points = result.latency.distribution.filter((point) => point.percentile < 100)
+// x is 100 / (100 - percentile), so that each further nine takes the same width
+const xs = points.map((point) => 100 / (100 - point.percentile))
 new uPlot({
   title: 'Latency distribution (whole run)', width, height: 320,
   scales: { x: { time: false, distr: 3 } },
-  axes: [{ label: 'percentile', values: (u, ticks) => ticks.map((tick) => (100 - 100 / tick).toPrecision(6).replace(/\\.?0+$/, '') + '%') }, { label: 'ms' }],
+  // ticks at 0%, 90%, 99%, 99.9%, ... (powers of ten: a log axis labels no others) within the data
+  axes: [{ label: 'percentile', splits: () => [1, 10, 100, 1e3, 1e4, 1e5].filter((x) => x >= xs[0] && x <= xs[xs.length - 1]),
+    values: (u, ticks) => ticks.map((tick) => (100 - 100 / tick).toPrecision(6).replace(/\\.?0+$/, '') + '%') }, { label: 'ms' }],
   series: [{ label: 'percentile' }, { label: 'latency', stroke: '#d95f02', width: 2, points: { show: true } }],
-}, [points.map((point) => 100 / (100 - point.percentile)), points.map((point) => point.ms)], document.getElementById('distribution'))
+}, [xs, points.map((point) => point.ms)], document.getElementById('distribution'))
 document.body.dataset.charts = 'drawn'
 `
 
@@ -61,7 +65,7 @@ export function renderHtmlReport(result: LoadResult): string {
     ['latency samples', String(result.latency.count)],
     [
       'load client',
-      `${result.loadClient.workers} worker thread(s), ${result.loadClient.cpuPercentOfCores}% of ${result.loadClient.cores} core(s)`,
+      `${result.loadClient.workers} ${result.loadClient.kind ?? 'worker thread(s)'}, ${result.loadClient.cpuPercentOfCores}% of ${result.loadClient.cores} core(s)`,
     ],
   ]
   return `<!doctype html>

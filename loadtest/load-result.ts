@@ -30,7 +30,13 @@ export interface LoadResult {
   /** the mode's totals, e.g. status counts per route or close codes */
   totals: Record<string, unknown>
   /** the load test's own CPU: a figure measured with the client near 100% of its cores is the client's */
-  loadClient: { workers: number; cores: number; cpuPercentOfCores: number }
+  loadClient: {
+    workers: number
+    /** what `workers` counts: worker threads unless said (native client processes, wrk threads) */
+    kind?: string
+    cores: number
+    cpuPercentOfCores: number
+  }
   notes: string[]
 }
 

@@ -161,7 +161,7 @@ export class NativeStreamSession {
         closes: sum(reports, 'closes'),
         publisherCpuPercent: publisherPercent,
       },
-      loadClient: { workers: reading.length, cores: 1, cpuPercentOfCores: clientPercent },
+      loadClient: { workers: reading.length, kind: 'native client process(es)', cores: 1, cpuPercentOfCores: clientPercent },
       notes: [
         `${reading.length} native client process(es)${this.options.cpus === undefined ? '' : ` on CPU ${this.options.cpus}`}; their CPU is shown as a share of one core`,
         ...(this.paused.size > 0 ? [`${this.paused.size} paused group(s) not reading and not counted`] : []),

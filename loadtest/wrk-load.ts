@@ -195,7 +195,7 @@ export async function runClosedLoopRest(options: ClosedLoopOptions): Promise<Loa
       statusErrors: figures.errors.status,
       socketErrors,
     },
-    loadClient: { workers: options.threads, cores: 1, cpuPercentOfCores: clientPercent },
+    loadClient: { workers: options.threads, kind: 'wrk thread(s)', cores: 1, cpuPercentOfCores: clientPercent },
     notes: [
       `each second's responses are estimated from the bytes wrk read that second (one response: ${estimatedResponseBytes} bytes), scaled to wrk's count; wrk reports latency for the whole run only`,
       `wrk${options.cpus === undefined ? '' : ` on CPU ${options.cpus}`}: its CPU is shown as a share of one core, sampled while it ran (all seconds but the last)`,

@@ -4,7 +4,7 @@
 import t, { type Test } from 'tap'
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import { launchChromium } from '../../test/support/browser.ts'
+import { artifactPath, launchChromium } from '../../test/support/browser.ts'
 import { freePort, startNats } from '../../test/support/servers.ts'
 import { startServiceProcess } from '../../test/support/service-process.ts'
 import { CHART_TITLES, renderedCharts } from './report-charts.ts'
@@ -31,9 +31,9 @@ const dir = t.testdir()
 const browser = await launchChromium()
 t.teardown(() => browser.close())
 
-/** The report opens in Chromium with its three charts drawn. */
-const reportOpens = async (t: Test, out: string) => {
-  const { errors, charts } = await renderedCharts(browser, `${out}.html`)
+/** The report opens in Chromium with its three charts drawn (screenshot in test/artifacts/). */
+const reportOpens = async (t: Test, out: string, name: string) => {
+  const { errors, charts } = await renderedCharts(browser, `${out}.html`, artifactPath(`loadtest-${name}-report.png`))
   t.same(errors, [], 'the report: no script error')
   t.same(
     charts.map((chart) => ({ title: chart.title, drawn: chart.drawn })),
@@ -93,7 +93,7 @@ t.test('stream --client native: the C client holds the connections, the ticks it
     [50, 99, 99.9, 100],
   )
   t.equal(result.loadClient.workers, 1, 'one client process')
-  await reportOpens(t, out)
+  await reportOpens(t, out, 'native-stream')
 })
 
 t.test('stream --client native refuses a run that does not publish its own ticks or does not own the service', async (t) => {
@@ -139,7 +139,7 @@ t.test('rest --closed-loop: wrk on one route, its count and latency percentiles 
     distribution.every((point, index) => index === 0 || point.ms >= distribution[index - 1]!.ms),
     'percentiles rise',
   )
-  await reportOpens(t, out)
+  await reportOpens(t, out, 'closed-loop')
 })
 
 t.test('rest --closed-loop refuses a service whose limits it would only run into', async (t) => {

@@ -14,8 +14,12 @@ export interface RenderedChart {
   drawn: boolean
 }
 
-/** The report's charts once drawn, and any script error on the way. */
-export async function renderedCharts(browser: Browser, htmlPath: string): Promise<{ errors: string[]; charts: RenderedChart[] }> {
+/** The report's charts once drawn, and any script error on the way; a full-page screenshot when asked for. */
+export async function renderedCharts(
+  browser: Browser,
+  htmlPath: string,
+  screenshot?: string,
+): Promise<{ errors: string[]; charts: RenderedChart[] }> {
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
   try {
     const errors: string[] = []
@@ -32,6 +36,7 @@ export async function renderedCharts(browser: Browser, htmlPath: string): Promis
         return { title: element.querySelector('.u-title')?.textContent, width: canvas.width, drawn: drawn > 1000 }
       }),
     )
+    if (screenshot) await page.screenshot({ path: screenshot, fullPage: true })
     return { errors, charts }
   } finally {
     await page.close()
