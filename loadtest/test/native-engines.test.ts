@@ -1,12 +1,16 @@
 // The engines that drive native load clients, run through the bin against an edge started separately on a
 // real nats-server with its limits lifted (as the benches run it): the shared epoll client in C for the
-// stream (`--client native`, the ticks published by the load test itself), wrk for a closed loop.
+// stream (`--client native`, the ticks published by the load test itself), wrk for a closed loop; and the
+// native stream session as the stream bench drives it (groups kept across steps, one paused).
 import t, { type Test } from 'tap'
+import { connect } from '@nats-io/transport-node'
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import { artifactPath, launchChromium } from '../../test/support/browser.ts'
 import { freePort, startNats } from '../../test/support/servers.ts'
 import { startServiceProcess } from '../../test/support/service-process.ts'
+import { buildLoadClient } from '../native-stream-client.ts'
+import { NativeStreamSession } from '../native-stream-load.ts'
 import { CHART_TITLES, renderedCharts } from './report-charts.ts'
 import { failedRun, readResult, runLoadtest } from './run-bin.ts'
 
@@ -94,6 +98,37 @@ t.test('stream --client native: the C client holds the connections, the ticks it
   )
   t.equal(result.loadClient.workers, 1, 'one client process')
   await reportOpens(t, out, 'native-stream')
+})
+
+t.test('the session the stream bench drives: two groups kept across steps, the second paused for the next', async (t) => {
+  const nc = await connect({ servers: nats.url, name: 'engines-test-publisher' })
+  t.teardown(() => nc.close())
+  const session = await NativeStreamSession.open({ target, clientBinary: buildLoadClient(), groups: [6, 4], pairs: 'all', nc, namespace })
+  t.teardown(() => session.close())
+  const lines: string[] = []
+  let windowEvents = 0
+  const step = {
+    ticksPerSecond: 166,
+    warmupSeconds: 0,
+    durationSeconds: 1,
+    log: (line: string) => lines.push(line),
+    measured: () => {
+      windowEvents++
+      return () => void windowEvents++
+    },
+  }
+  const everyone = await session.run(step)
+  t.match(everyone.totals, { connections: 10, failedConnections: 0, closes: 0, gaps: 0 })
+  t.equal(everyone.series[0]!.offeredPerSecond, 1660, '166 ticks/s to 10 connections')
+  t.equal(everyone.loadClient.workers, 2, 'two client processes')
+  session.pause(1)
+  const readers = await session.run(step)
+  t.match(readers.totals, { connections: 6, failedConnections: 0, closes: 0 })
+  t.equal(readers.series[0]!.offeredPerSecond, 996, 'the paused group not counted')
+  t.equal(readers.loadClient.workers, 1, 'one client process reporting')
+  t.match(readers.notes.join(' | '), /1 paused group\(s\) not reading and not counted/)
+  t.equal(windowEvents, 4, 'each step opened and closed its measured window')
+  t.equal(lines.length, 2, 'a progress line each second of each step')
 })
 
 t.test('stream --client native refuses a run that does not publish its own ticks or does not own the service', async (t) => {
