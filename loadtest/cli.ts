@@ -36,7 +36,8 @@ stream:
   --tick-rate N              ticks per second over all pairs (default 500)
   --client node|native     node: worker-thread clients (default); native: the shared epoll client in C,
                              one process on --client-cpus, every connection opened at once (needs
-                             --publish and --owns-service, a service on this machine, and cc)
+                             --publish and --owns-service, cc, and a service on this machine admitting
+                             Origin http://bench, e.g. STREAM_ALLOWED_ORIGINS=*)
   --client-dir DIR         the native client's source (default STREAM_LOAD_DIR, else ../shared/tools/stream-load)
   --warmup S               native: seconds of publishing before the measured window (default 1)
 
