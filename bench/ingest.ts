@@ -13,7 +13,7 @@ import { normaliseQuote } from '../services/ingestor/normalize.ts'
 import { simulatorSource } from '../services/ingestor/sources/simulator-source.ts'
 import { calendarMarketClock } from '../services/market-hours/calendar-market-clock.ts'
 import { startNats } from '../test/support/servers.ts'
-import { loadAverage } from './cpu-meter.ts'
+import { loadAverage } from '../loadtest/cpu-meter.ts'
 import { endToEndThroughput, reached, timed, type Throughput } from './ingest-pipeline.ts'
 import { median, printTable, writeResult } from './report.ts'
 

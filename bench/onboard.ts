@@ -93,7 +93,7 @@ for (const [index, step] of steps.entries()) {
     // sustained: answers per second over the seconds in which answers arrived
     'onboardings/s': answering.reduce((sum, point) => sum + point.deliveredPerSecond, 0) / Math.max(1, answering.length),
     'p50 ms': result.latency.p50Ms,
-    'p90 ms': result.latency.p90Ms,
+    'p90 ms': result.latency.p90Ms ?? '',
     'p99 ms': result.latency.p99Ms,
     'max ms': result.latency.maxMs,
   })

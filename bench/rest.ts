@@ -1,13 +1,16 @@
 // GET /v1/prices: requests/s and latency of the service beside a bare uWebSockets.js route writing the
-// same bytes, in one run, uncompressed and for clients sending Accept-Encoding gzip and br.
+// same bytes, in one run, uncompressed and for clients sending Accept-Encoding gzip and br. This script
+// starts the servers; the load is the load test's closed-loop engine (loadtest/wrk-load.ts, driving wrk).
 // The servers are pinned to CPU 0 and wrk to CPU 1. Beside every figure: the server's CPU time per request
 // (steadier than req/s on a busy machine) and the busy share of each core (CPU 1 is the load client's).
 // Usage: npm run bench:rest [-- --runs 3 --seconds 10 --connections 64 --codings identity,gzip,br]
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { parseArgs } from 'node:util'
+import { coreMeter, loadAverage, processMeter } from '../loadtest/cpu-meter.ts'
+import { pinned } from '../loadtest/pinning.ts'
+import { requireWrk, runClosedLoopRest } from '../loadtest/wrk-load.ts'
 import { freePort } from '../test/support/servers.ts'
 import { startServiceProcess } from '../test/support/service-process.ts'
-import { coreMeter, loadAverage, processMeter } from './cpu-meter.ts'
 import { median, printTable, writeResult } from './report.ts'
 
 const { values: args } = parseArgs({
@@ -23,12 +26,7 @@ const seconds = Number(args.seconds)
 const connections = Number(args.connections)
 const codings = args.codings.split(',')
 
-if (spawnSync('wrk', ['--version']).error) {
-  console.error('bench:rest needs wrk on the PATH (Debian: apt-get install wrk)')
-  process.exit(1)
-}
-const pin = (cpu: number, command: string[]) =>
-  spawnSync('taskset', ['--version']).error ? command : ['taskset', '-c', String(cpu), ...command]
+requireWrk()
 
 interface Figures {
   requestsPerSecond: number
@@ -40,34 +38,38 @@ interface Figures {
   cores: number[]
 }
 
-function runWrk(url: string, coding: string, serverPid: number): Figures {
-  const header = coding === 'identity' ? [] : ['-H', `Accept-Encoding: ${coding}`]
-  const [command, ...rest] = pin(1, ['wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...header, url])
-  const [server, cores] = [processMeter(serverPid), coreMeter()]
-  const output = spawnSync(command!, rest, { encoding: 'utf8' }).stdout
-  const [serverCpu, coreShares] = [server.stop(), cores.stop()]
-  const latency = (percent: string) => {
-    const match = new RegExp(`^\\s+${percent}%\\s+([\\d.]+)(us|ms|s)`, 'm').exec(output)
-    if (!match) throw new Error(`no ${percent}% latency in wrk output:\n${output}`)
-    return Number(match[1]) * { us: 0.001, ms: 1, s: 1000 }[match[2] as 'us' | 'ms' | 's']
-  }
-  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(output)
-  const requestsPerSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)![1])
+async function closedLoop(base: string, coding: string, serverPid: number): Promise<Figures> {
+  let window = { serverCpu: 0, cores: [] as number[] }
+  const result = await runClosedLoopRest({
+    target: base,
+    route: 'GET /v1/prices',
+    headers: coding === 'identity' ? {} : { 'Accept-Encoding': coding },
+    connections,
+    threads: 1,
+    durationSeconds: seconds,
+    cpus: '1',
+    log: (line) => console.log(`  ${line}`),
+    measured: () => {
+      const [server, cores] = [processMeter(serverPid), coreMeter()]
+      return () => (window = { serverCpu: server.stop(), cores: cores.stop() })
+    },
+  })
+  const totals = result.totals as { requestsPerSecond: number; statusErrors: number }
   return {
-    requestsPerSecond,
-    p50Ms: latency('50'),
-    p99Ms: latency('99'),
-    errors: errors ? Number(errors[1]) : 0,
-    serverCpu,
-    serverCpuUsPerRequest: (serverCpu * 1e6) / requestsPerSecond,
-    cores: coreShares,
+    requestsPerSecond: totals.requestsPerSecond,
+    p50Ms: result.latency.p50Ms,
+    p99Ms: result.latency.p99Ms,
+    errors: totals.statusErrors,
+    serverCpu: window.serverCpu,
+    serverCpuUsPerRequest: (window.serverCpu * 1e6) / totals.requestsPerSecond,
+    cores: window.cores,
   }
 }
 
 // the edge as deployed, with the simulated feed in the same process (200 ticks/s: the snapshot changes
 // 200 times a second, and each change is compressed once per coding asked for)
 const servicePort = await freePort()
-const [node, ...serviceArgs] = pin(0, [process.execPath])
+const [node, ...serviceArgs] = pinned('0', [process.execPath])
 const service = startServiceProcess(
   ['edge', 'ingestor'],
   {
@@ -80,14 +82,15 @@ const service = startServiceProcess(
   },
   { command: node!, args: serviceArgs },
 )
-const serviceUrl = `http://127.0.0.1:${servicePort}/v1/prices`
+const serviceBase = `http://127.0.0.1:${servicePort}`
+const serviceUrl = `${serviceBase}/v1/prices`
 for (let attempt = 0; (await fetch(serviceUrl).catch(() => undefined))?.status !== 200; attempt++) {
   if (attempt > 400) throw new Error('the service did not serve a snapshot')
   await new Promise((resolve) => setTimeout(resolve, 50))
 }
 
 const baselinePort = await freePort()
-const [baselineCommand, ...baselineArgs] = pin(0, [
+const [baselineCommand, ...baselineArgs] = pinned('0', [
   process.execPath,
   '--import',
   'tsx',
@@ -97,7 +100,7 @@ const [baselineCommand, ...baselineArgs] = pin(0, [
 ])
 const baseline: ChildProcess = spawn(baselineCommand!, baselineArgs, { stdio: ['ignore', 'pipe', 'inherit'] })
 const sizes = await new Promise<string>((resolve) => baseline.stdout!.once('data', (line: Buffer) => resolve(line.toString().trim())))
-const baselineUrl = `http://127.0.0.1:${baselinePort}/v1/prices`
+const baselineBase = `http://127.0.0.1:${baselinePort}`
 
 const loadBefore = loadAverage()
 console.log(`GET /v1/prices, ${runs} runs of ${seconds} s, ${connections} connections, wrk on CPU 1, servers on CPU 0`)
@@ -120,8 +123,8 @@ const row = (run: number, server: string, coding: string, figures: Figures) => (
 })
 for (let run = 1; run <= runs; run++) {
   for (const coding of codings) {
-    const ours = runWrk(serviceUrl, coding, service.child.pid!)
-    const base = runWrk(baselineUrl, coding, baseline.pid!)
+    const ours = await closedLoop(serviceBase, coding, service.child.pid!)
+    const base = await closedLoop(baselineBase, coding, baseline.pid!)
     ratios[coding]!.push(ours.requestsPerSecond / base.requestsPerSecond)
     rates[coding]!.push(ours.requestsPerSecond)
     rows.push(row(run, 'service', coding, ours), row(run, 'bare uWS', coding, base))

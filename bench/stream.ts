@@ -1,9 +1,10 @@
-// Price stream, driven by a native load client so the figures are the edge's, not the client's: delivered
-// messages/s, tick-to-client latency, gaps, CPU and memory of the service's stream beside a bare
-// uWebSockets.js publish-only server (bench/stream-baseline-uws-server.ts) in the same run.
-// The load client is the shared epoll client (../shared/tools/stream-load/client.c beside this repository,
-// or STREAM_LOAD_DIR), compiled here with cc at bench time. The edge is pinned to CPU 0; the client, this
-// process (the publisher) and nats-server to CPU 1. Every figure is printed beside the client's CPU share.
+// Price stream, driven by the load test's native engine (loadtest/native-stream-load.ts) so the figures are
+// the edge's, not the client's: delivered messages/s, tick-to-client latency, gaps, CPU and memory of the
+// service's stream beside a bare uWebSockets.js publish-only server (bench/stream-baseline-uws-server.ts) in
+// the same run. This script starts the servers and runs the engine's steps against each. The load client is
+// the shared epoll client (../shared/tools/stream-load/client.c beside this repository, or
+// STREAM_LOAD_DIR), compiled with cc at bench time. The edge is pinned to CPU 0; the client, this process
+// (the publisher) and nats-server to CPU 1. Every figure is printed beside the client's CPU share.
 // Usage: npm run bench:stream [-- --clients 1000 --rates 3500,5000 --runs 3 --seconds 6 --paused-runs 5
 //        --workers 1,2 --no-baseline]
 import { connect } from '@nats-io/transport-node'
@@ -15,8 +16,11 @@ import { parseArgs } from 'node:util'
 import { PAIRS } from '../schemas/pairs.ts'
 import { freePort, startNats } from '../test/support/servers.ts'
 import { startServiceProcess, type ServiceProcess } from '../test/support/service-process.ts'
-import { coreMeter, loadAverage, processCpuMs } from './cpu-meter.ts'
-import { buildLoadClient, LoadClient, pinned, StreamPublisher, type ClientReport } from './native-stream-load.ts'
+import { coreMeter, loadAverage, processCpuMs } from '../loadtest/cpu-meter.ts'
+import type { LoadResult } from '../loadtest/load-result.ts'
+import { buildLoadClient } from '../loadtest/native-stream-client.ts'
+import { NativeStreamSession } from '../loadtest/native-stream-load.ts'
+import { pinned } from '../loadtest/pinning.ts'
 import { median, printTable, writeResult } from './report.ts'
 
 const { values: args } = parseArgs({
@@ -124,45 +128,51 @@ async function startBaseline(): Promise<Server> {
 const rssMb = (pids: number[]) =>
   Math.round(pids.reduce((sum, pid) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]), 0) / 1024)
 
-// ---- one measured step: warm-up, reset, measure, report; CPU of the edge, the client and this process
+// ---- one measured step of the engine; beside it the CPU and memory of the server and each core's busy share
 
 type Row = Record<string, string | number>
 const rows: Row[] = []
 
-async function step(server: Server, load: LoadClient[], publisher: StreamPublisher, label: Row, rate: number, pairCount?: number) {
-  const publishing = publisher.run(rate, warmupMs + measureMs + 500, pairCount)
-  await sleep(warmupMs)
-  await Promise.all(load.map((client) => client.reset()))
+interface Reading {
+  rate: number
+  p99ms: number
+  gaps: number
+}
+
+const serverCpuMs = (pids: number[]) => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0)
+
+async function step(server: Server, session: NativeStreamSession, label: Row, rate: number, pairCount?: number) {
   const pids = server.pids()
-  const [serverCpu, clientCpu, ownCpu, cores, startedAt] = [
-    pids.reduce((sum, pid) => sum + processCpuMs(pid), 0),
-    load.reduce((sum, client) => sum + processCpuMs(client.pid), 0),
-    process.cpuUsage(),
-    coreMeter(),
-    performance.now(),
-  ]
-  await sleep(measureMs)
-  const reports = await Promise.all(load.map((client) => client.report()))
-  const elapsed = performance.now() - startedAt
-  const share = (cpuMs: number) => Math.round((cpuMs / elapsed) * 100)
-  const own = process.cpuUsage(ownCpu)
-  const busy = cores.stop()
-  await publishing
-  const reading = reports[0]!
+  let window = { serverCpuPercent: 0, busy: [] as number[] }
+  const result: LoadResult = await session.run({
+    ticksPerSecond: rate,
+    warmupSeconds: warmupMs / 1000,
+    durationSeconds: measureMs / 1000,
+    pairCount,
+    log: (line) => console.log(`  ${line}`),
+    measured: () => {
+      const [cpuBefore, cores, startedAt] = [serverCpuMs(pids), coreMeter(), performance.now()]
+      return () => {
+        const elapsed = performance.now() - startedAt
+        window = { serverCpuPercent: Math.round(((serverCpuMs(pids) - cpuBefore) / elapsed) * 100), busy: cores.stop() }
+      }
+    },
+  })
+  const totals = result.totals as { deliveredPerSecond: number; gaps: number; publisherCpuPercent: number }
   const row: Row = {
     ...label,
     server: server.name,
     'offered ticks/s': rate,
-    'delivered msg/s': Math.round(reports.reduce((sum, report) => sum + report.rate, 0)),
-    'p50 ms': reading.p50ms,
-    'p99 ms': reading.p99ms,
-    'max ms': reading.maxms,
-    gaps: reports.reduce((sum, report) => sum + report.gaps, 0),
-    'server CPU %': share(pids.reduce((sum, pid) => sum + processCpuMs(pid), 0) - serverCpu),
+    'delivered msg/s': totals.deliveredPerSecond,
+    'p50 ms': result.latency.p50Ms,
+    'p99 ms': result.latency.p99Ms,
+    'max ms': result.latency.maxMs,
+    gaps: totals.gaps,
+    'server CPU %': window.serverCpuPercent,
     'server RSS MB': rssMb(pids),
-    'client CPU %': share(load.reduce((sum, client) => sum + processCpuMs(client.pid), 0) - clientCpu),
-    'publisher CPU %': share((own.user + own.system) / 1000),
-    'CPU0/CPU1 busy %': `${Math.round(busy[0]! * 100)}/${Math.round((busy[1] ?? 0) * 100)}`,
+    'client CPU %': result.loadClient.cpuPercentOfCores,
+    'publisher CPU %': totals.publisherCpuPercent,
+    'CPU0/CPU1 busy %': `${Math.round(window.busy[0]! * 100)}/${Math.round((window.busy[1] ?? 0) * 100)}`,
   }
   rows.push(row)
   console.log(
@@ -171,26 +181,30 @@ async function step(server: Server, load: LoadClient[], publisher: StreamPublish
       .join('  '),
   )
   await sleep(500)
+  const reading: Reading = { rate: totals.deliveredPerSecond, p99ms: result.latency.p99Ms, gaps: totals.gaps }
   return { row, reading }
 }
 
-async function withServer<T>(start: () => Promise<Server>, work: (server: Server, publisher: StreamPublisher) => Promise<T>): Promise<T> {
+async function withServer<T>(start: () => Promise<Server>, work: (server: Server) => Promise<T>): Promise<T> {
   const server = await start()
   try {
-    const publisher = new StreamPublisher(publisherConnection, server.namespace)
-    await publisher.warm()
-    await sleep(300)
-    return await work(server, publisher)
+    return await work(server)
   } finally {
     await server.stop()
   }
 }
 
-async function connectClients(port: number, counts: number[], pairs = 'all'): Promise<LoadClient[]> {
-  const load = counts.map((count) => new LoadClient({ binary: clientBinary, port, count, pairs, cpus: '1' }))
-  await Promise.all(load.map((client) => client.connected()))
-  return load
-}
+/** The engine's connections to `server`: one client process per group, on CPU 1. */
+const openSession = (server: Server, groups: number[]) =>
+  NativeStreamSession.open({
+    target: `http://127.0.0.1:${server.port}`,
+    clientBinary,
+    groups,
+    pairs: 'all',
+    cpus: '1',
+    nc: publisherConnection,
+    namespace: server.namespace,
+  })
 
 // ---- scenarios
 
@@ -202,18 +216,18 @@ const servers: Array<{ key: string; start: () => Promise<Server> }> = [
 
 /** Target: >= 4M msgs/s at p99 <= 30 ms and no gaps to 1,000 all-pairs clients. */
 async function throughput() {
-  const figures: Record<string, Record<number, ClientReport[]>> = {}
+  const figures: Record<string, Record<number, Reading[]>> = {}
   for (let run = 1; run <= runs; run++) {
     for (const { key, start } of servers) {
-      await withServer(start, async (server, publisher) => {
-        const load = await connectClients(server.port, [clients])
+      await withServer(start, async (server) => {
+        const session = await openSession(server, [clients])
         try {
           for (const rate of rates) {
-            const { reading } = await step(server, load, publisher, { scenario: 'throughput', run, clients }, rate)
+            const { reading } = await step(server, session, { scenario: 'throughput', run, clients }, rate)
             ;((figures[key] ??= {})[rate] ??= []).push(reading)
           }
         } finally {
-          await Promise.all(load.map((client) => client.close()))
+          await session.close()
         }
       })
     }
@@ -240,19 +254,18 @@ async function latency() {
   const p99: Record<string, number[]> = {}
   for (let run = 1; run <= runs; run++) {
     for (const { key, start } of servers) {
-      await withServer(start, async (server, publisher) => {
-        const load = await connectClients(server.port, [latencyClients])
+      await withServer(start, async (server) => {
+        const session = await openSession(server, [latencyClients])
         try {
           const { reading } = await step(
             server,
-            load,
-            publisher,
+            session,
             { scenario: `${PAIRS.length} pairs x 10/s`, run, clients: latencyClients },
             PAIRS.length * 10,
           )
           ;(p99[key] ??= []).push(reading.p99ms)
         } finally {
-          await Promise.all(load.map((client) => client.close()))
+          await session.close()
         }
       })
     }
@@ -270,18 +283,19 @@ async function paused() {
   for (let run = 1; run <= pausedRuns; run++) {
     await withServer(
       () => startService(1),
-      async (server, publisher) => {
+      async (server) => {
         const stopped = Math.round(clients / 10)
-        const [readers, sleepers] = await connectClients(server.port, [clients - stopped, stopped])
+        // group 0 reads throughout, group 1 is stopped after the first step
+        const session = await openSession(server, [clients - stopped, stopped])
         try {
           const label = { scenario: 'paused', run, clients }
-          const before = await step(server, [readers!, sleepers!], publisher, { ...label, clients: `${clients}, all reading` }, pausedRate)
+          const before = await step(server, session, { ...label, clients: `${clients}, all reading` }, pausedRate)
           const rssBefore = rssMb(server.pids())
-          sleepers!.pause()
+          session.pause(1)
           const lagging = async () =>
             Number(/^venue_stream_lagging_connections (\d+)/m.exec(await (await fetch(server.metricsUrl!)).text())?.[1] ?? 0)
-          for (let second = 0; second < 60 && (await lagging()) < stopped; second++) await publisher.run(pausedRate, 1000)
-          const during = await step(server, [readers!], publisher, { ...label, clients: `${clients}, ${stopped} stopped` }, pausedRate)
+          for (let second = 0; second < 60 && (await lagging()) < stopped; second++) await session.publish(pausedRate, 1000)
+          const during = await step(server, session, { ...label, clients: `${clients}, ${stopped} stopped` }, pausedRate)
           const buffered = Number(
             /^venue_stream_buffered_bytes (\d+)/m.exec(await (await fetch(server.metricsUrl!)).text())?.[1] ?? Number.NaN,
           )
@@ -296,7 +310,7 @@ async function paused() {
           })
           console.log(JSON.stringify(outcomes.at(-1)))
         } finally {
-          await Promise.all([readers!.close(), sleepers!.close()])
+          await session.close()
         }
       },
     )

@@ -1,5 +1,6 @@
-// The load test: `npm run loadtest -- <stream|rest> --target <url> [options]` (or `venue-loadtest`), against
-// any deployment. Prints a progress line every second, then writes <out>.json and <out>.html.
+// The load test: `npm run loadtest -- <stream|rest|onboard> --target <url> [options]` (or `venue-loadtest`),
+// against any deployment. Prints a progress line every second, then writes <out>.json and <out>.html.
+import { connect } from '@nats-io/transport-node'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { dirname, resolve } from 'node:path'
@@ -8,8 +9,11 @@ import { renderHtmlReport } from './html-report.ts'
 import type { LoadResult } from './load-result.ts'
 import { readDeploymentFile } from '../services/onboarding/deployment.ts'
 import { derivedPartners, runOnboardLoad } from './onboard-load.ts'
+import { buildLoadClient } from './native-stream-client.ts'
+import { runNativeStreamLoad } from './native-stream-load.ts'
 import { runRestLoad } from './rest-load.ts'
 import { runStreamLoad } from './stream-load.ts'
+import { runClosedLoopRest } from './wrk-load.ts'
 
 const USAGE = `usage: loadtest <stream|rest|onboard> --target <url> [options]
 
@@ -30,11 +34,24 @@ stream:
   --publish NATS_URL       publish the ticks on the service's bus (exact latency), with
   --namespace NS             its BUS_NAMESPACE, and
   --tick-rate N              ticks per second over all pairs (default 500)
+  --client node|native     node: worker-thread clients (default); native: the shared epoll client in C,
+                             one process on --client-cpus, every connection opened at once (needs
+                             --publish and --owns-service, cc, and a service on this machine admitting
+                             Origin http://bench, e.g. STREAM_ALLOWED_ORIGINS=*)
+  --client-dir DIR         the native client's source (default STREAM_LOAD_DIR, else ../shared/tools/stream-load)
+  --warmup S               native: seconds of publishing before the measured window (default 1)
 
 rest:
   --rate N                 requests per second, open loop (default 100)
   --route 'GET /v1/prices' a route (repeatable; default GET /v1/prices and GET /v1/status)
-  --connections N          sockets per worker (default 64)
+  --connections N          sockets per worker (default 64); with --closed-loop, wrk's connections
+  --closed-loop            the ceiling: wrk (Debian package) keeps every connection busy with one GET route
+                             (needs --owns-service); latency from wrk, per-second responses estimated
+  --header 'Name: value'   with --closed-loop, a request header (repeatable)
+  --threads N              with --closed-loop, wrk's threads (default 1)
+
+pinning (loopback benches):
+  --client-cpus LIST       run the native client or wrk on these CPUs (taskset -c), e.g. 1
 
 onboard (against the development chains; every partner must be in the service's ONBOARD_ALLOWLIST):
   --deployment FILE        the chains' deployment (default deploy/devnet/out/deployment.json, from npm run devnet)
@@ -61,6 +78,13 @@ const { values, positionals } = parseArgs({
     publish: { type: 'string' },
     namespace: { type: 'string', default: '' },
     'tick-rate': { type: 'string', default: '500' },
+    client: { type: 'string', default: 'node' },
+    'client-dir': { type: 'string' },
+    warmup: { type: 'string', default: '1' },
+    'closed-loop': { type: 'boolean', default: false },
+    header: { type: 'string', multiple: true },
+    threads: { type: 'string', default: '1' },
+    'client-cpus': { type: 'string' },
     rate: { type: 'string' },
     route: { type: 'string', multiple: true },
     deployment: { type: 'string', default: 'deploy/devnet/out/deployment.json' },
@@ -85,21 +109,22 @@ if (values.help || !values.target || (mode !== 'stream' && mode !== 'rest' && mo
   process.exit(values.help ? 0 : 2)
 }
 
+function refuse(message: string): never {
+  console.error(message)
+  process.exit(2)
+}
 const number = (name: keyof typeof values, value: string | undefined) => {
   const parsed = Number(value)
-  if (!Number.isFinite(parsed) || parsed < 0) {
-    console.error(`--${name} must be a number, not ${value}`)
-    process.exit(2)
-  }
+  if (!Number.isFinite(parsed) || parsed < 0) refuse(`--${name} must be a number, not ${value}`)
   return parsed
 }
 const target = values.target
 const sourceIps = number('source-ips', values['source-ips'])
 const localAddresses = Array.from({ length: sourceIps }, (_, index) => `127.0.0.${index + 1}`)
 if (sourceIps > 0 && !['localhost', '127.0.0.1'].includes(new URL(target).hostname)) {
-  console.error('--source-ips spreads over loopback addresses: the target must be on this machine')
-  process.exit(2)
+  refuse('--source-ips spreads over loopback addresses: the target must be on this machine')
 }
+if (values.client !== 'node' && values.client !== 'native') refuse(`--client is node or native, not ${values.client}`)
 const common = {
   target,
   durationSeconds: number('duration', values.duration),
@@ -109,8 +134,61 @@ const common = {
   log: (line: string) => console.log(line),
 }
 
+/** The native client publishes the ticks it measures and opens every connection at once, from one address. */
+async function nativeStream(): Promise<LoadResult> {
+  if (!values.publish || !values['owns-service']) {
+    refuse('--client native publishes its own ticks and opens every connection at once: give --publish, --namespace and --owns-service')
+  }
+  const nc = await connect({ servers: values.publish, name: 'loadtest-native-publisher' })
+  try {
+    return await runNativeStreamLoad(
+      {
+        target,
+        clientBinary: buildLoadClient(values['client-dir']),
+        groups: [number('connections', values.connections ?? '100')],
+        pairs: values.pairs,
+        cpus: values['client-cpus'],
+        nc,
+        namespace: values.namespace,
+      },
+      {
+        ticksPerSecond: number('tick-rate', values['tick-rate']),
+        warmupSeconds: number('warmup', values.warmup),
+        durationSeconds: common.durationSeconds,
+        log: common.log,
+      },
+    )
+  } finally {
+    await nc.close()
+  }
+}
+
+/** wrk on one route; it cannot honour rate limits, so only against a service whose limits are lifted. */
+function closedLoopRest(): Promise<LoadResult> {
+  if (!values['owns-service']) refuse('--closed-loop sends as fast as the service answers: only with --owns-service (limits lifted)')
+  if ((values.route ?? []).length > 1) refuse('--closed-loop sends one route')
+  const headers = Object.fromEntries(
+    (values.header ?? []).map((header) => {
+      const match = /^([^:\s]+):\s*(.*)$/.exec(header)
+      return match ? ([match[1]!, match[2]!] as const) : refuse(`a header is "Name: value", not "${header}"`)
+    }),
+  )
+  return runClosedLoopRest({
+    target,
+    route: values.route?.[0] ?? 'GET /v1/prices',
+    headers,
+    connections: number('connections', values.connections ?? '64'),
+    threads: Math.max(1, number('threads', values.threads)),
+    durationSeconds: common.durationSeconds,
+    cpus: values['client-cpus'],
+    log: common.log,
+  })
+}
+
 let result: LoadResult
-if (mode === 'stream') {
+if (mode === 'stream' && values.client === 'native') {
+  result = await nativeStream()
+} else if (mode === 'stream') {
   result = await runStreamLoad({
     ...common,
     connections: number('connections', values.connections ?? '100'),
@@ -134,6 +212,8 @@ if (mode === 'stream') {
     partners: derivedPartners(values['partners-seed'], Math.floor(rate * durationSeconds)),
     log: common.log,
   })
+} else if (values['closed-loop']) {
+  result = await closedLoopRest()
 } else {
   result = await runRestLoad({
     ...common,

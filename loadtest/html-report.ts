@@ -28,20 +28,24 @@ new uPlot({
   title: 'Latency percentiles over time (' + result.latencyUnit + ')', width, height: 320,
   scales: { x: { time: false } }, axes: axes('second', 'ms'),
   series: [{}, { label: 'p50', stroke: '#1b9e77' }, { label: 'p90', stroke: '#7570b3' }, { label: 'p99', stroke: '#d95f02' }, { label: 'max', stroke: '#999', dash: [4, 4] }],
-}, [seconds, ...['p50Ms', 'p90Ms', 'p99Ms', 'maxMs'].map((key) => result.series.map((point) => point.latency[key]))], document.getElementById('latency-over-time'))
+}, [seconds, ...['p50Ms', 'p90Ms', 'p99Ms', 'maxMs'].map((key) => result.series.map((point) => point.latency?.[key] ?? null))], document.getElementById('latency-over-time'))
 const offered = result.series.map((point) => point.offeredPerSecond ?? null)
 new uPlot({
   title: 'Throughput against offered rate (per second)', width, height: 320,
   scales: { x: { time: false } }, axes: axes('second', result.unit + '/s'),
   series: [{}, { label: 'offered', stroke: '#999', dash: [6, 4] }, { label: 'delivered', stroke: '#1f78b4', width: 2 }, { label: 'errors', stroke: '#e31a1c' }],
-}, [seconds, offered, result.series.map((point) => point.deliveredPerSecond), result.series.map((point) => point.errors)], document.getElementById('throughput'))
+}, [seconds, offered, result.series.map((point) => point.deliveredPerSecond), result.series.map((point) => point.errors ?? null)], document.getElementById('throughput'))
 const points = result.latency.distribution.filter((point) => point.percentile < 100)
+// x is 100 / (100 - percentile), so that each further nine takes the same width
+const xs = points.map((point) => 100 / (100 - point.percentile))
 new uPlot({
   title: 'Latency distribution (whole run)', width, height: 320,
   scales: { x: { time: false, distr: 3 } },
-  axes: [{ label: 'percentile', values: (u, ticks) => ticks.map((tick) => (100 - 100 / tick).toPrecision(6).replace(/\\.?0+$/, '') + '%') }, { label: 'ms' }],
+  // ticks at 0%, 90%, 99%, 99.9%, ... (powers of ten: a log axis labels no others) within the data
+  axes: [{ label: 'percentile', splits: () => [1, 10, 100, 1e3, 1e4, 1e5].filter((x) => x >= xs[0] && x <= xs[xs.length - 1]),
+    values: (u, ticks) => ticks.map((tick) => (100 - 100 / tick).toPrecision(6).replace(/\\.?0+$/, '') + '%') }, { label: 'ms' }],
   series: [{ label: 'percentile' }, { label: 'latency', stroke: '#d95f02', width: 2, points: { show: true } }],
-}, [points.map((point) => 100 / (100 - point.percentile)), points.map((point) => point.ms)], document.getElementById('distribution'))
+}, [xs, points.map((point) => point.ms)], document.getElementById('distribution'))
 document.body.dataset.charts = 'drawn'
 `
 
@@ -56,12 +60,12 @@ export function renderHtmlReport(result: LoadResult): string {
     ['latency', result.latencyMeaning],
     [
       'p50 / p90 / p99 / p99.9 / max ms',
-      [result.latency.p50Ms, result.latency.p90Ms, result.latency.p99Ms, result.latency.p999Ms, result.latency.maxMs].join(' / '),
+      [result.latency.p50Ms, result.latency.p90Ms ?? '–', result.latency.p99Ms, result.latency.p999Ms, result.latency.maxMs].join(' / '),
     ],
     ['latency samples', String(result.latency.count)],
     [
       'load client',
-      `${result.loadClient.workers} worker thread(s), ${result.loadClient.cpuPercentOfCores}% of ${result.loadClient.cores} core(s)`,
+      `${result.loadClient.workers} ${result.loadClient.kind ?? 'worker thread(s)'}, ${result.loadClient.cpuPercentOfCores}% of ${result.loadClient.cores} core(s)`,
     ],
   ]
   return `<!doctype html>

@@ -17,7 +17,8 @@ export function addHistograms(into: Histogram, encoded: Iterable<string>): Histo
 export interface LatencySummary {
   count: number
   p50Ms: number
-  p90Ms: number
+  /** absent when the engine does not measure it (the native stream client reports p50, p99 and p99.9) */
+  p90Ms?: number
   p99Ms: number
   p999Ms: number
   maxMs: number
@@ -37,7 +38,7 @@ export function summarize(histogram: Histogram): LatencySummary {
   }
 }
 
-const DISTRIBUTION_PERCENTILES = [0, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.999]
+export const DISTRIBUTION_PERCENTILES = [0, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.999]
 
 /** Latency at percentiles from 0 to 99.999 (and the maximum), for the distribution chart. */
 export function distribution(histogram: Histogram): Array<{ percentile: number; ms: number }> {

@@ -9,8 +9,10 @@ export interface SecondFigures {
   offeredPerSecond?: number
   /** what came back (responses, or tick frames received) */
   deliveredPerSecond: number
-  errors: number
-  latency: LatencySummary
+  /** absent when the engine cannot tell while it runs (wrk counts errors once, at the end) */
+  errors?: number
+  /** absent when the engine cannot tell while it runs (wrk reports latency once, at the end) */
+  latency?: LatencySummary
   /** further figures of the mode, e.g. open connections, gaps */
   extra: Record<string, number>
 }
@@ -28,22 +30,34 @@ export interface LoadResult {
   /** the mode's totals, e.g. status counts per route or close codes */
   totals: Record<string, unknown>
   /** the load test's own CPU: a figure measured with the client near 100% of its cores is the client's */
-  loadClient: { workers: number; cores: number; cpuPercentOfCores: number }
+  loadClient: {
+    workers: number
+    /** what `workers` counts: worker threads unless said (native client processes, wrk threads) */
+    kind?: string
+    cores: number
+    cpuPercentOfCores: number
+  }
   notes: string[]
 }
+
+/** Called as the measured window opens; what it returns, as it closes (a bench samples its servers' CPU). */
+export type MeasuredWindow = () => () => void
 
 export function latencyTotals(histogram: Histogram): LoadResult['latency'] {
   return { ...summarize(histogram), distribution: distribution(histogram) }
 }
 
-/** This process's CPU time (every thread) as a share of `cores` over the time since `start()`. */
-export function cpuShare(cores: number) {
-  let [wallAt, cpuAt] = [performance.now(), 0]
-  const cpuMs = () => {
-    const usage = process.cpuUsage()
-    return (usage.user + usage.system) / 1000
-  }
-  cpuAt = cpuMs()
+const ownCpuMs = () => {
+  const usage = process.cpuUsage()
+  return (usage.user + usage.system) / 1000
+}
+
+/**
+ * CPU time as a share of `cores` over the time since this call: this process's (every thread) by default,
+ * or what `cpuMs` counts (e.g. the load client's processes).
+ */
+export function cpuShare(cores: number, cpuMs: () => number = ownCpuMs) {
+  let [wallAt, cpuAt] = [performance.now(), cpuMs()]
   const first = { wallAt, cpuAt }
   return {
     /** since the previous call */
@@ -68,9 +82,8 @@ export function progressLine(figures: SecondFigures, cpuPercent: number, unit: s
     `[${String(figures.second).padStart(4)} s]`,
     ...(figures.offeredPerSecond !== undefined ? [`offered ${format(figures.offeredPerSecond)}/s`] : []),
     `${unit} ${format(figures.deliveredPerSecond)}/s`,
-    `p50 ${format(figures.latency.p50Ms)} ms`,
-    `p99 ${format(figures.latency.p99Ms)} ms`,
-    `errors ${figures.errors}`,
+    ...(figures.latency ? [`p50 ${format(figures.latency.p50Ms)} ms`, `p99 ${format(figures.latency.p99Ms)} ms`] : []),
+    ...(figures.errors === undefined ? [] : [`errors ${figures.errors}`]),
     ...Object.entries(figures.extra).map(([name, value]) => `${name} ${format(value)}`),
     `client CPU ${cpuPercent}%`,
   ]

@@ -1,18 +1,14 @@
 // The load test run as a user runs it (the package bin, in its own process) against a service started
 // separately, then its HTML report opened in headless Chromium.
 import t from 'tap'
-import { execFile } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { chromium } from 'playwright-core'
-import type { LoadResult } from '../load-result.ts'
 import { freePort } from '../../test/support/servers.ts'
 import { startServiceProcess } from '../../test/support/service-process.ts'
 import { waitFor } from '../../test/support/wait.ts'
+import { CHART_TITLES, renderedCharts } from './report-charts.ts'
+import { failedRun, readResult, runLoadtest as loadtest } from './run-bin.ts'
 
-const BIN = fileURLToPath(new URL('../bin.js', import.meta.url))
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 const port = await freePort()
@@ -27,10 +23,6 @@ const target = `http://127.0.0.1:${port}`
 await service.waitForLog('edge listening', 90_000)
 await waitFor(async () => (await fetch(`${target}/v1/prices`)).status === 200, { timeoutMs: 60_000, what: 'the first snapshot' })
 
-const loadtest = async (args: string[]) => {
-  const { stdout } = await promisify(execFile)(process.execPath, [BIN, ...args, '--workers', '1'], { timeout: 120_000 })
-  return stdout
-}
 const dir = t.testdir()
 
 t.test('stream: connections ramped within the per-IP budget over two source addresses, ticks received', async (t) => {
@@ -51,7 +43,7 @@ t.test('stream: connections ramped within the per-IP budget over two source addr
     out,
   ])
   t.match(stdout, /\[\s+1 s\] {2}msgs [\d,]+\/s {2}p50 [\d.]+ ms/, 'a progress line every second')
-  const result = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as LoadResult
+  const result = readResult(out)
   t.equal(result.mode, 'stream')
   t.equal(result.series.length, 3)
   t.equal(result.options.rampPerSecond, 2, 'two addresses: 2 upgrades a second within 60 per minute each')
@@ -65,10 +57,7 @@ t.test('stream: connections ramped within the per-IP budget over two source addr
 })
 
 t.test('stream: more connections than the per-IP ceiling allows is refused before it starts', async (t) => {
-  const failure = await loadtest(['stream', '--target', target, '--connections', '21', '--duration', '1']).then(
-    () => undefined,
-    (error: { code: number; stderr: string }) => error,
-  )
+  const failure = await failedRun(['stream', '--target', target, '--connections', '21', '--duration', '1'])
   t.equal(failure?.code, 1)
   t.match(failure?.stderr, /exceed the service's 20 per IP over 1 source address/)
 })
@@ -79,7 +68,7 @@ t.test('rest: open loop at a fixed rate, a spent budget honoured, then the repor
   const route = 'GET /v1/market-hours?pair=BTC-USD'
   const stdout = await loadtest(['rest', '--target', target, '--rate', '40', '--duration', '3', '--route', route, '--out', out])
   t.match(stdout, /offered [\d,]+\/s {2}responses [\d,]+\/s/)
-  const result = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as LoadResult
+  const result = readResult(out)
   const totals = result.totals as {
     offered: number
     sent: number
@@ -96,25 +85,11 @@ t.test('rest: open loop at a fixed rate, a spent budget honoured, then the repor
 
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
   t.teardown(() => browser.close())
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
-  const errors: string[] = []
-  page.on('pageerror', (error) => errors.push(error.message))
-  await page.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()))
-  await page.goto(`file://${out}.html`)
-  await page.waitForSelector('body[data-charts="drawn"]', { timeout: 10_000 })
+  const { errors, charts } = await renderedCharts(browser, `${out}.html`)
   t.same(errors, [], 'no script error')
-  const charts = await page.$$eval('.uplot', (elements) =>
-    elements.map((element) => {
-      const canvas = element.querySelector('canvas')!
-      const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data
-      let drawn = 0
-      for (let at = 3; at < pixels.length; at += 4) if (pixels[at]! > 0) drawn++
-      return { title: element.querySelector('.u-title')?.textContent, width: canvas.width, drawn: drawn > 1000 }
-    }),
-  )
   t.same(
     charts.map((chart) => chart.title),
-    ['Latency percentiles over time (ms)', 'Throughput against offered rate (per second)', 'Latency distribution (whole run)'],
+    CHART_TITLES,
   )
   t.ok(
     charts.every((chart) => chart.width > 300 && chart.drawn),

@@ -14,6 +14,10 @@ const STYLE = `<style>
   tr[data-market=closed] td { color: #8a9099 }
   #status { display: flex; gap: 1.5rem; margin-bottom: .75rem }
   #connection[data-state=live] { color: #137333 } #connection[data-state=reconnecting] { color: #b3261e }
+  #feed[data-state=ok] { color: #137333 } #feed[data-state=degraded] { color: #b3261e }
+  #outage { margin-bottom: .75rem; padding: .6rem .9rem; background: #fce8e6; border: 1px solid #b3261e; border-radius: 4px; max-width: 60rem }
+  #outage strong { color: #b3261e } #outage p { margin: .3rem 0 0 }
+  body[data-feed=degraded] #pairs td { color: #8a9099 }
   .layout { display: flex; gap: 1.5rem; align-items: flex-start }
   #events { font-size: 12px; max-height: 80vh; overflow: auto; padding-left: 1.25rem; min-width: 22rem }
   #events .loss, #events .disconnected, #events .error { color: #b3261e }
@@ -28,7 +32,9 @@ export const boardPage = () =>
   page(
     'Live prices',
     `<main>
+  <div id="outage" role="alert" hidden><strong>Prices are not live: the feed is degraded</strong><p id="outage-since"></p><p id="outage-affected"></p></div>
   <div id="status"><strong id="connection" data-state="connecting">connecting…</strong>
+    <span>feed <b id="feed" data-state="unknown">checking…</b></span>
     <span>reconnects <b id="reconnects">0</b></span><span>gaps <b id="gaps">0</b></span><span>snapshot re-reads <b id="rereads">0</b></span></div>
   <div class="layout">
     <table id="pairs"><thead><tr><th>pair</th><th>bid</th><th>mid</th><th>ask</th><th>market</th><th>last tick</th></tr></thead><tbody></tbody></table>

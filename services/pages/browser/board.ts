@@ -1,9 +1,12 @@
 /// <reference lib="dom" />
 // The live board: every pair with bid, mid, ask, its market state and the age of its last tick, fed by
-// the stream client. Bundled for the browser by the edge (services/pages/bundle.ts).
+// the stream client, and a banner while the feed is degraded (from GET /v1/status: the stream has no
+// frame for an outage). Bundled for the browser by the edge (services/pages/bundle.ts).
 import { PriceStreamClient, type Loss } from '../../../client/src/price-stream-client.ts'
 import type { PriceRow } from '../../../client/src/stream-frames.ts'
 import { PAIRS } from '../../../schemas/pairs.ts'
+import type { PriceSnapshot, StatusRecord } from '../../../schemas/price.ts'
+import { watchStatus } from './status-watch.ts'
 
 const table = document.querySelector<HTMLTableSectionElement>('#pairs tbody')!
 const connection = document.querySelector<HTMLElement>('#connection')!
@@ -13,6 +16,12 @@ const counters = {
   rereads: document.querySelector<HTMLElement>('#rereads')!,
 }
 const events = document.querySelector<HTMLOListElement>('#events')!
+const feed = document.querySelector<HTMLElement>('#feed')!
+const outage = {
+  banner: document.querySelector<HTMLElement>('#outage')!,
+  since: document.querySelector<HTMLElement>('#outage-since')!,
+  affected: document.querySelector<HTMLElement>('#outage-affected')!,
+}
 
 interface Line {
   row: HTMLTableRowElement
@@ -69,6 +78,63 @@ const setState = (state: 'connecting' | 'live' | 'reconnecting', text: string) =
   connection.textContent = text
 }
 
+const clockTime = (epochMs: number) => new Date(epochMs).toLocaleTimeString()
+
+/** the latest degraded status record and when it arrived: its ages are counted on the service's clock */
+let degraded: { record: StatusRecord; receivedAt: number } | undefined
+const describeOutage = () => {
+  if (!degraded) return
+  const { record, receivedAt } = degraded
+  const { lastTickAt, pairs } = record.prices
+  const quietSeconds = Math.round((record.time + Date.now() - receivedAt - lastTickAt) / 1000)
+  outage.since.textContent =
+    lastTickAt === 0
+      ? 'No tick has reached this service yet.'
+      : `No tick has reached this service since ${clockTime(lastTickAt)} (${quietSeconds} s ago): its price feed or its message bus is down.`
+  outage.affected.textContent = `Affected: all ${pairs} priced pairs show their last prices, which may be out of date. The stream stays connected but delivers no ticks until the feed returns; the board then re-reads every price.`
+}
+
+const rereadPrices = async () => {
+  const response = await fetch('/v1/prices', { cache: 'no-store' })
+  if (response.status !== 200) return note(`GET /v1/prices answered ${response.status}`, 'error')
+  const { prices } = (await response.json()) as PriceSnapshot
+  count(counters.rereads)
+  for (const row of prices) show(row, false)
+  note(`re-read ${prices.length} prices after the outage`, 'recovered')
+}
+
+const showStatus = (record: StatusRecord) => {
+  const previous = feed.dataset.state
+  feed.dataset.state = record.status
+  feed.textContent = record.status
+  document.body.dataset.feed = record.status
+  outage.banner.hidden = record.status === 'ok'
+  if (record.status === 'degraded') {
+    degraded = { record, receivedAt: Date.now() }
+    describeOutage()
+    if (previous !== 'degraded') note('feed degraded: prices are not live', 'loss')
+    return
+  }
+  degraded = undefined
+  if (previous === 'degraded') {
+    note('feed ok again', 'recovered')
+    rereadPrices().catch((error: unknown) => note(`re-reading prices failed: ${String(error)}`, 'error'))
+  }
+}
+
+/** a failed check is noted once until one succeeds again; the feed keeps its last known state meanwhile */
+let lastFailure: string | undefined
+const status = watchStatus({
+  status(record) {
+    lastFailure = undefined
+    showStatus(record)
+  },
+  failed(reason) {
+    if (reason !== lastFailure) note(reason, 'error')
+    lastFailure = reason
+  },
+})
+
 let everConnected = false
 const client = new PriceStreamClient({ baseUrl: location.origin, backoff: { initialMs: 250, maxMs: 5000 } })
 client.on('snapshot', (rows) => {
@@ -77,6 +143,7 @@ client.on('snapshot', (rows) => {
   for (const row of rows) show(row, false)
   setState('live', `live: ${rows.length} prices`)
   note(`snapshot of ${rows.length} prices`, 'snapshot')
+  status.checkNow()
 })
 client.on('price', (row) => show(row, true))
 client.on('loss', (loss: Loss) => {
@@ -100,4 +167,5 @@ setInterval(() => {
   for (const line of lines.values()) {
     if (line.price) line.cells.age.textContent = `${Math.max(0, Math.round(now - line.price.timestampSeconds))} s`
   }
+  describeOutage()
 }, 500)

@@ -1,9 +1,9 @@
-// A load engine for the price stream: the shared native epoll client (../shared/tools/stream-load/client.c
-// beside this repository, or STREAM_LOAD_DIR), compiled at run time and never committed, driven over its
-// stdin/stdout protocol; and a publisher of rows in the edge's format whose last field "t" is the publish
-// time in µs (monotonic), which the client reads back from each tick frame's tail for latency.
+// The native stream client: the shared epoll client (../shared/tools/stream-load/client.c beside this
+// repository, STREAM_LOAD_DIR, or a directory given), compiled at run time and never committed, driven over
+// its stdin/stdout protocol; and a publisher of rows in the edge's format whose last field "t" is the
+// publish time in µs (monotonic), which the client reads back from each tick frame's tail for latency.
 import type { NatsConnection } from '@nats-io/transport-node'
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,22 +11,17 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { busNames } from '../bus/subjects.ts'
 import { PAIRS } from '../schemas/pairs.ts'
+import { pinned } from './pinning.ts'
 
 const SYMBOLS = PAIRS.map((pair) => pair.symbol)
-const hasTaskset = !spawnSync('taskset', ['--version']).error
-
-/** `command` run on the given CPUs (taskset -c), or as it is without taskset or CPUs. */
-export const pinned = (cpus: string | undefined, command: string[]) =>
-  hasTaskset && cpus !== undefined ? ['taskset', '-c', cpus, ...command] : command
-
-/** Compiles the native client from the shared tool's source into a temporary directory; its path. */
-export function buildLoadClient(): string {
-  const toolDir = process.env.STREAM_LOAD_DIR ?? fileURLToPath(new URL('../../shared/tools/stream-load/', import.meta.url))
-  if (!existsSync(join(toolDir, 'client.c'))) {
-    throw new Error(`the native load client's source is not at ${join(toolDir, 'client.c')} (set STREAM_LOAD_DIR)`)
+/** Compiles the native client from the shared tool's source (`toolDir`, else STREAM_LOAD_DIR, else beside this repository) into a temporary directory; its path. */
+export function buildLoadClient(toolDir?: string): string {
+  const sourceDir = toolDir ?? process.env.STREAM_LOAD_DIR ?? fileURLToPath(new URL('../../shared/tools/stream-load/', import.meta.url))
+  if (!existsSync(join(sourceDir, 'client.c'))) {
+    throw new Error(`the native load client's source is not at ${join(sourceDir, 'client.c')} (give its directory or set STREAM_LOAD_DIR)`)
   }
   const binary = join(mkdtempSync(join(tmpdir(), 'stream-load-')), 'client')
-  execFileSync('cc', ['-O2', '-o', binary, join(toolDir, 'client.c')])
+  execFileSync('cc', ['-O2', '-o', binary, join(sourceDir, 'client.c')])
   return binary
 }
 
@@ -111,7 +106,8 @@ export class LoadClient {
   }
 }
 
-export class StreamPublisher {
+/** Publishes rows stamped with their publish time (the native client's latency source) on the service's bus. */
+export class StampedTickPublisher {
   private readonly subjects: string[]
   private readonly heads = PAIRS.map(
     (pair) =>

@@ -1,0 +1,75 @@
+// The live board through a bus outage, in a real Chromium: the stream has no frame for one (its sockets
+// stay open and fall quiet), so the board polls GET /v1/status, shows a banner while the feed is
+// degraded, and clears it and re-reads every price when the bus returns.
+import t from 'tap'
+import { randomUUID } from 'node:crypto'
+import { pino } from 'pino'
+import { runRoles } from '../../services/run-roles.ts'
+import { artifactPath, launchChromium } from '../support/browser.ts'
+import { freePort, startNats } from '../support/servers.ts'
+
+/** the board checks the status every 5 s; the edge says degraded within a fraction of a second */
+const BANNER_DEADLINE_MS = 12_000
+/** the bus client retries every 0.5 s, then ticks flow and the next check sees ok */
+const CLEARED_DEADLINE_MS = 15_000
+
+const nats = await startNats()
+t.teardown(() => nats.dispose())
+const browser = await launchChromium()
+t.teardown(() => browser.close())
+
+const port = await freePort()
+const base = `http://127.0.0.1:${port}`
+const service = await runRoles(
+  {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ONBOARDING_ENABLED: 'false',
+    NATS_URL: nats.url,
+    BUS_NAMESPACE: `board${randomUUID().slice(0, 8)}`,
+  },
+  pino({ level: 'silent' }),
+)
+t.teardown(() => service.stop())
+
+t.test('NATS stopped: the board shows the outage while its stream stays connected; NATS back: it clears', async (t) => {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1200 } })
+  t.teardown(() => page.close())
+  await page.goto(`${base}/`)
+  await page.locator('#connection[data-state=live]').waitFor({ timeout: 10_000 })
+  await page.locator('#feed[data-state=ok]').waitFor({ timeout: 10_000 })
+  t.equal(await page.locator('#outage').isHidden(), true, 'no banner while the feed is ok')
+
+  await nats.stop()
+  const stoppedAt = Date.now()
+  await page.locator('#outage').waitFor({ state: 'visible', timeout: BANNER_DEADLINE_MS })
+  t.comment(`banner shown ${Date.now() - stoppedAt} ms after NATS stopped`)
+  t.equal(await page.locator('#feed').getAttribute('data-state'), 'degraded')
+  t.equal(await page.locator('#outage strong').textContent(), 'Prices are not live: the feed is degraded')
+  t.match(
+    await page.locator('#outage-since').textContent(),
+    /^No tick has reached this service since \d{1,2}:\d{2}:\d{2}.* \(\d+ s ago\): its price feed or its message bus is down\.$/,
+    'since when',
+  )
+  t.match(await page.locator('#outage-affected').textContent(), /^Affected: all 83 priced pairs show their last prices/, 'what is affected')
+  t.match(await page.locator('#events').textContent(), /feed degraded: prices are not live/, 'the change is in the event list')
+  t.equal(await page.locator('#connection').getAttribute('data-state'), 'live', 'the stream stays connected')
+  t.equal(await page.locator('#reconnects').textContent(), '0', 'without reconnecting')
+  await page.screenshot({ path: artifactPath('board-bus-outage.png') })
+
+  await nats.start()
+  const restartedAt = Date.now()
+  await page.locator('#outage').waitFor({ state: 'hidden', timeout: CLEARED_DEADLINE_MS })
+  t.comment(`banner cleared ${Date.now() - restartedAt} ms after NATS returned`)
+  t.equal(await page.locator('#feed').getAttribute('data-state'), 'ok')
+  await page.locator('#events li.recovered', { hasText: 're-read 83 prices after the outage' }).waitFor({ timeout: 5000 })
+  t.equal(await page.locator('#rereads').textContent(), '1', 'the prices re-read once')
+  t.equal(await page.locator('#reconnects').textContent(), '0', 'the same connection throughout')
+  const updates = Number(await page.locator('tr[data-pair="BTC-USD"]').getAttribute('data-updates'))
+  await page.waitForFunction(
+    (seen) => Number(document.querySelector('tr[data-pair="BTC-USD"]')?.getAttribute('data-updates')) > seen,
+    updates,
+    { timeout: 5000 },
+  )
+  await page.screenshot({ path: artifactPath('board-bus-back.png') })
+})
