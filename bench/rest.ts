@@ -5,11 +5,13 @@
 // (steadier than req/s on a busy machine) and the busy share of each core (CPU 1 is the load client's).
 // Usage: npm run bench:rest [-- --runs 3 --seconds 10 --connections 64 --codings identity,gzip,br]
 import { spawn, type ChildProcess } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { coreMeter, loadAverage, processMeter } from '../loadtest/cpu-meter.ts'
 import { pinned } from '../loadtest/pinning.ts'
 import { requireWrk, runClosedLoopRest } from '../loadtest/wrk-load.ts'
-import { freePort } from '../test/support/servers.ts'
+import { freePort, startNats } from '../test/support/servers.ts'
+import { compiledService, IMAGE_ENV } from './deployed-edge.ts'
 import { startServiceProcess } from '../test/support/service-process.ts'
 import { median, printTable, writeResult } from './report.ts'
 
@@ -66,21 +68,34 @@ async function closedLoop(base: string, coding: string, serverPid: number): Prom
   }
 }
 
-// the edge as deployed, with the simulated feed in the same process (200 ticks/s: the snapshot changes
-// 200 times a second, and each change is compressed once per coding asked for)
+// the edge as deployed: the compiled edge role alone on CPU 0, fed over NATS by an ingestor process on
+// CPU 1 (the simulated feed at 200 ticks/s: the snapshot changes 200 times a second, and each change is
+// compressed once per coding asked for)
+const nats = await startNats()
+const namespace = `bench${randomUUID().slice(0, 8)}`
+const entry = compiledService()
+const busEnv = {
+  NATS_URL: nats.url,
+  BUS_NAMESPACE: namespace,
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  ONBOARDING_ENABLED: 'false',
+  ...IMAGE_ENV,
+}
+const [feedNode, ...feedArgs] = pinned('1', [process.execPath])
+const feed = startServiceProcess(
+  ['ingestor'],
+  { ...busEnv, OPS_PORT: String(await freePort()), SIM_TICKS_PER_SECOND: '200' },
+  { command: feedNode!, args: feedArgs },
+  entry,
+)
 const servicePort = await freePort()
 const [node, ...serviceArgs] = pinned('0', [process.execPath])
 const service = startServiceProcess(
-  ['edge', 'ingestor'],
-  {
-    PORT: String(servicePort),
-    HOST: '127.0.0.1',
-    RATE_LIMITS_ENABLED: 'false',
-    ONBOARDING_ENABLED: 'false',
-    LOG_LEVEL: 'warn',
-    SIM_TICKS_PER_SECOND: '200',
-  },
+  ['edge'],
+  { ...busEnv, PORT: String(servicePort), RATE_LIMITS_ENABLED: 'false' },
   { command: node!, args: serviceArgs },
+  entry,
 )
 const serviceBase = `http://127.0.0.1:${servicePort}`
 const serviceUrl = `${serviceBase}/v1/prices`
@@ -157,3 +172,5 @@ console.log(`written ${file}`)
 
 baseline.kill()
 await service.stop()
+await feed.stop()
+await nats.dispose()

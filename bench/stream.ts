@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util'
 import { PAIRS } from '../schemas/pairs.ts'
 import { freePort, startNats } from '../test/support/servers.ts'
 import { startServiceProcess, type ServiceProcess } from '../test/support/service-process.ts'
+import { compiledService, IMAGE_ENV } from './deployed-edge.ts'
 import { coreMeter, loadAverage, processCpuMs } from '../loadtest/cpu-meter.ts'
 import type { LoadResult } from '../loadtest/load-result.ts'
 import { buildLoadClient } from '../loadtest/native-stream-client.ts'
@@ -51,6 +52,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const clientBinary = buildLoadClient()
 if (pinned('1', []).length > 0) spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)])
 const nats = await startNats()
+const entry = compiledService()
 const publisherConnection = await connect({ servers: nats.url, name: 'stream-bench-publisher' })
 
 // ---- servers under test
@@ -92,8 +94,10 @@ async function startService(workers: number): Promise<Server> {
       STREAM_MAX_CONNECTIONS: '100000',
       STREAM_MAX_CONNECTIONS_PER_IP: '100000',
       STREAM_ALLOWED_ORIGINS: '*',
+      ...IMAGE_ENV,
     },
     { command: command!, args: launcher },
+    entry,
   )
   await until(() => listeningPids(port).length === workers, `${workers} edge process(es) listening`)
   return {
