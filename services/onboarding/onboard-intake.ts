@@ -1,6 +1,4 @@
 import { ServiceError } from '../../kit/errors.ts'
-import { OnboardingId } from '../../schemas/onboarding.ts'
-import type { Route } from '../http/http-server.ts'
 import type { RequestContext } from '../http/request-context.ts'
 import type { ChainsSupport } from './chain-checks.ts'
 import type { ChainClients } from './chain-clients.ts'
@@ -20,23 +18,11 @@ export interface OnboardingRouteDeps {
   queue: OnboardingQueue
 }
 
-/**
- * POST /v1/onboard: validate (400), allowlist (403), signatures (401), then queue the job under a
- * hash of its signed content and answer with its outcome, or 202 once the deadline has passed.
- * GET /v1/onboard/{id}: the same answer for a queued onboarding, without waiting.
- */
-export function onboardingRoutes(ready: Promise<OnboardingRouteDeps>): Route[] {
-  const chainConfigsReady = ready.then(({ config }) => new Map(config.chains.map((chain) => [chain.chainId, chain])))
-  // each request awaits these; until one does, a failed start must not count as an unhandled rejection
-  ready.catch(() => undefined)
-  chainConfigsReady.catch(() => undefined)
-
-  const postOnboard = (context: RequestContext) => inSpan('onboarding intake', { kind: SpanKind.SERVER }, () => intake(context))
+/** What the onboarding routes answer with, once their dependencies are ready (see onboard-routes.ts). */
+export function onboardingIntake({ config, chains, support, queue }: OnboardingRouteDeps) {
+  const chainConfigs = new Map(config.chains.map((chain) => [chain.chainId, chain]))
 
   const intake = async ({ body, log }: RequestContext) => {
-    // requests that arrive while the chains are still being reached wait for them
-    const { config, chains, support, queue } = await ready
-    const chainConfigs = await chainConfigsReady
     const request = parseOnboardRequest(body, chainConfigs, support)
     // the allowlist needs no chain: a stranger is refused even while a chain is unreachable
     if (!config.allowlist.has(request.partner.toLowerCase())) {
@@ -63,17 +49,12 @@ export function onboardingRoutes(ready: Promise<OnboardingRouteDeps>): Route[] {
     return replyForOnboarding(record)
   }
 
-  const getOnboard = async ({ params }: RequestContext) => {
-    const id = OnboardingId.safeParse(params.id)
-    if (!id.success) throw new ServiceError('validation_failed', 'invalid onboarding id', { issues: id.error.issues })
-    const { queue } = await ready
-    const record = await queue.get(id.data)
-    if (!record) throw new ServiceError('not_found', 'no such onboarding (outcomes are kept for a day)', { details: { id: id.data } })
-    return replyForOnboarding(record)
+  return {
+    post: (context: RequestContext) => inSpan('onboarding intake', { kind: SpanKind.SERVER }, () => intake(context)),
+    async get(id: string) {
+      const record = await queue.get(id)
+      if (!record) throw new ServiceError('not_found', 'no such onboarding (outcomes are kept for a day)', { details: { id } })
+      return replyForOnboarding(record)
+    },
   }
-
-  return [
-    { method: 'POST', path: '/v1/onboard', budget: 'onboard', handle: postOnboard },
-    { method: 'GET', path: '/v1/onboard/:id', budget: 'onboardStatus', handle: getOnboard },
-  ]
 }
