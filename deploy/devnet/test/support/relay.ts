@@ -6,29 +6,11 @@ import type { UserOperationReceipt } from 'viem/account-abstraction'
 import { privateKeyToAccount } from 'viem/accounts'
 import { permitUsdcAbi, tradingAbi } from '../../../../services/venue-contracts/abis.ts'
 import { DEVNET_POLLING_INTERVAL_MS, devnetChain } from '../../clients.ts'
-import type { DevnetChain } from '../../../../services/venue-contracts/deployment-record.ts'
+import { SPEC_DELEGATION_DOMAIN, type DevnetChain } from '../../../../services/venue-contracts/deployment-record.ts'
+import { delegationTypedData, permitTypedData } from '../../../../services/onboarding/typed-data.ts'
 
 // What the onboarding relay does, reduced to its on-chain part: read what partners must sign, and relay their
 // signatures from the service's smart account as one user operation.
-
-export const permitTypes = {
-  Permit: [
-    { name: 'owner', type: 'address' },
-    { name: 'spender', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'deadline', type: 'uint256' },
-  ],
-} as const
-
-export const venueDelegationTypes = {
-  VenueDelegation: [
-    { name: 'delegator', type: 'address' },
-    { name: 'delegate', type: 'address' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'expiry', type: 'uint256' },
-  ],
-} as const
 
 /** The `permit` part of an onboarding request. */
 export interface SignedPermit {
@@ -116,12 +98,7 @@ export async function signPermit(
     relayer.publicClient.readContract({ ...token, functionName: 'version' }),
     relayer.publicClient.readContract({ ...token, functionName: 'nonces', args: [owner] }),
   ])
-  const signature = await signer.signTypedData({
-    domain: { name, version, chainId: chain.chainId, verifyingContract: chain.contracts.usdc },
-    types: permitTypes,
-    primaryType: 'Permit',
-    message: { owner, spender: chain.contracts.tradingStorage, value, nonce, deadline },
-  })
+  const signature = await signer.signTypedData(permitTypedData(chain, { name, version }, { owner, value, nonce, deadline }))
   return { owner, value, nonce, deadline, signature }
 }
 
@@ -139,12 +116,9 @@ export async function signDelegation(
     args: [delegator],
   })
   const delegate = chain.contracts.wrapper
-  const signature = await signer.signTypedData({
-    domain: { name: 'Venue', version: '1', chainId: chain.chainId, verifyingContract: chain.contracts.trading },
-    types: venueDelegationTypes,
-    primaryType: 'VenueDelegation',
-    message: { delegator, delegate, nonce, expiry },
-  })
+  const signature = await signer.signTypedData(
+    delegationTypedData({ ...chain, delegationDomain: SPEC_DELEGATION_DOMAIN }, { delegator, delegate, nonce, expiry }),
+  )
   return { delegator, delegate, nonce, expiry, signature }
 }
 
