@@ -1,28 +1,8 @@
 import type { NatsConnection } from '@nats-io/transport-node'
 import { busNames } from '../bus/subjects.ts'
 import { PAIRS } from '../schemas/pairs.ts'
-import type { PriceRow } from '../schemas/price.ts'
+import { rowBytes, syntheticPriceRow } from '../schemas/synthetic-price-row.ts'
 import { publishedAtBuffer, publishedAtSlot } from './stream-protocol.ts'
-
-/** A price row for pair `id` whose feed id ends in the pair id (the real ones are the upstream's). */
-function loadRow(id: number): Uint8Array {
-  const pair = PAIRS[id]!
-  const row: PriceRow = {
-    feed_id: '0x' + id.toString(16).padStart(64, '0'),
-    pair: pair.symbol,
-    from: pair.base,
-    to: pair.quote,
-    bid: 99.5,
-    mid: 100,
-    ask: 100.5,
-    isMarketOpen: true,
-    isDayTradingClosed: false,
-    secondsToToggleIsDayTradingClosed: -1,
-    timestampSeconds: Math.floor(Date.now() / 1000),
-    schedule: { id: 0, alwaysOpen: true, timezone: 'UTC', openingHours: 'UTC;O,O,O,O,O,O,O' },
-  }
-  return Buffer.from(JSON.stringify(row))
-}
 
 /**
  * Publishes price rows on the service's tick subjects at a paced rate and keeps each publish time by
@@ -35,7 +15,7 @@ export class TickPublisher {
   private readonly times = new Float64Array(this.publishedAt)
   private readonly published = new Float64Array(PAIRS.length)
   private readonly subjects: string[]
-  private readonly rows = PAIRS.map((pair) => loadRow(pair.id))
+  private readonly rows = PAIRS.map((pair) => rowBytes(syntheticPriceRow(pair.symbol)))
 
   constructor(
     private readonly nc: NatsConnection,

@@ -77,6 +77,20 @@ function responses(own: ZodOpenApiResponsesObject, errors: Array<keyof typeof ER
 /** No operation needs credentials: onboarding is authorised by the signatures in its body. */
 const operation = <T extends object>(operationId: string, tag: string, rest: T) => ({ operationId, tags: [tag], security: [], ...rest })
 
+/** A portfolio read: GET with query parameters, answered from the indexed source (hence 502). */
+const portfolioRead = (
+  operationId: string,
+  summary: string,
+  query: z.ZodObject,
+  answer: { description: string; schema: z.ZodType; example: unknown },
+) => ({
+  get: operation(operationId, 'Portfolio', {
+    summary,
+    requestParams: { query },
+    responses: responses({ 200: json(answer.description, answer.schema, answer.example) }, [400, 429, 502]),
+  }),
+})
+
 const pairPath = z.object({ pair: z.string().meta({ description: 'Pair symbol as in the price rows, e.g. BTC-USD', example: 'BTC-USD' }) })
 
 /** The document routes' body: any JSON document, shown with its first fields. */
@@ -249,34 +263,26 @@ export function buildOpenApiDocument() {
           ),
         }),
       },
-      '/v1/pairs': {
-        get: operation('listPairs', 'Portfolio', {
-          summary: 'Pair list from the indexed source (legacy spellings kept)',
-          requestParams: { query: PairsQuery },
-          responses: responses({ 200: json('Pairs by pairIndex', PairsEnvelope, pairsExample) }, [400, 429, 502]),
-        }),
-      },
-      '/v1/limits': {
-        get: operation('listLimits', 'Portfolio', {
-          summary: 'Resting limit/stop orders of a wallet',
-          requestParams: { query: LimitsQuery },
-          responses: responses({ 200: json('Resting orders, oldest first', LimitsEnvelope, limitsExample) }, [400, 429, 502]),
-        }),
-      },
-      '/v1/trades': {
-        get: operation('listTrades', 'Portfolio', {
-          summary: 'Open positions of a wallet',
-          requestParams: { query: TradesQuery },
-          responses: responses({ 200: json('Open positions, oldest first', TradesEnvelope, tradesExample) }, [400, 429, 502]),
-        }),
-      },
-      '/v1/orders': {
-        get: operation('listOrders', 'Portfolio', {
-          summary: 'Executed orders of a wallet',
-          requestParams: { query: OrdersQuery },
-          responses: responses({ 200: json('Executed orders, newest first', OrdersEnvelope, ordersExample) }, [400, 429, 502]),
-        }),
-      },
+      '/v1/pairs': portfolioRead('listPairs', 'Pair list from the indexed source (legacy spellings kept)', PairsQuery, {
+        description: 'Pairs by pairIndex',
+        schema: PairsEnvelope,
+        example: pairsExample,
+      }),
+      '/v1/limits': portfolioRead('listLimits', 'Resting limit/stop orders of a wallet', LimitsQuery, {
+        description: 'Resting orders, oldest first',
+        schema: LimitsEnvelope,
+        example: limitsExample,
+      }),
+      '/v1/trades': portfolioRead('listTrades', 'Open positions of a wallet', TradesQuery, {
+        description: 'Open positions, oldest first',
+        schema: TradesEnvelope,
+        example: tradesExample,
+      }),
+      '/v1/orders': portfolioRead('listOrders', 'Executed orders of a wallet', OrdersQuery, {
+        description: 'Executed orders, newest first',
+        schema: OrdersEnvelope,
+        example: ordersExample,
+      }),
       '/v1/onboard': {
         post: operation('onboard', 'Orders', {
           summary: 'Relay a gasless onboarding (delegation and/or permit) as one atomic user operation',

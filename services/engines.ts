@@ -1,6 +1,5 @@
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import { inProcessPriceBus } from '../bus/in-process-price-bus.ts'
-import { natsPriceBus } from '../bus/nats-price-bus.ts'
 import type { PriceBus } from '../bus/price-bus.ts'
 import { ServiceError } from '../kit/errors.ts'
 import type { Logger } from '../kit/logger.ts'
@@ -10,9 +9,13 @@ import { throttledWarning } from '../kit/throttled-warning.ts'
 /** How long the start waits for a configured Redis before giving up. */
 export const REDIS_START_TIMEOUT_MS = 5_000
 
+// The NATS and Redis clients are loaded only by a process configured to use them (the embedded start
+// needs neither, and its first price comes sooner without them).
+
 /** NATS when NATS_URL is set, else the in-process bus. Unreachable at start: the start fails, naming NATS_URL. */
 export async function openBus(natsUrl: string | undefined, namespace: string, roles: string[], log: Logger): Promise<PriceBus> {
   if (!natsUrl) return inProcessPriceBus()
+  const { natsPriceBus } = await import('../bus/nats-price-bus.ts')
   try {
     return await natsPriceBus({ servers: natsUrl, namespace, name: `venue-gateway:${roles.join('+')}`, logger: log })
   } catch (error) {
@@ -28,6 +31,7 @@ export async function openBus(natsUrl: string | undefined, namespace: string, ro
  */
 export async function openRedis(redisUrl: string | undefined, log: Logger): Promise<Redis | undefined> {
   if (!redisUrl) return undefined
+  const { Redis } = await import('ioredis')
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: true, connectTimeout: REDIS_START_TIMEOUT_MS })
   const warn = throttledWarning(log, 'Redis connection error')
   let started = false

@@ -5,7 +5,6 @@ import { createMetrics } from '../kit/metrics.ts'
 import { openBus, openRedis } from './engines.ts'
 import { roleReadiness, type ReadinessDetails } from './edge/ops-routes.ts'
 import { startEdgeWorkers } from './edge-workers.ts'
-import { startTracing } from '../kit/tracing.ts'
 import { startOpsServer } from './edge/ops-server.ts'
 import type { EmbeddedChainStarter } from './onboarding/deployment.ts'
 import { processConfig } from './process-config.ts'
@@ -30,8 +29,12 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
   const config = processConfig(env)
   const log = logger ?? createRootLogger({ level: config.LOG_LEVEL })
   const metrics = createMetrics()
+  // the OpenTelemetry SDK is loaded only when traces are exported
   const tracing = config.OTEL_EXPORTER_OTLP_ENDPOINT
-    ? startTracing({ serviceName: config.OTEL_SERVICE_NAME, endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT })
+    ? (await import('../kit/tracing.ts')).startTracing({
+        serviceName: config.OTEL_SERVICE_NAME,
+        endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+      })
     : undefined
   const roles = config.ROLES
   // the relayer alone has no use for the bus
@@ -52,20 +55,23 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
 
   const stoppers: Array<() => Promise<void>> = []
   const readiness = roleReadiness(roles, { bus, redis })
-  // The intake (edge) and the relayer share the chains, their clients and the queue. Prices need no chain,
-  // so the chains are reached (or, embedded, started) while the feed and the edge come up; the intake's
-  // requests wait for them.
+  // The intake (edge) and the relayer share the chains, their clients and the queue. Prices need neither
+  // them nor their code, so the chains are reached (or, embedded, started) once the feed and the edge are
+  // up; the intake's requests wait for them.
+  let pricesUp!: () => void
+  const afterPrices = new Promise<void>((resolve) => (pricesUp = resolve))
   const onboarding =
     config.ONBOARDING_ENABLED && (roles.includes('edge') || roles.includes('relayer'))
-      ? import('./onboarding/onboarding-resources.ts').then(({ openOnboardingResources }) =>
-          openOnboardingResources({
+      ? afterPrices.then(async () => {
+          const { openOnboardingResources } = await import('./onboarding/onboarding-resources.ts')
+          return openOnboardingResources({
             env,
             redis,
             namespace: config.BUS_NAMESPACE,
             logger: log,
             startEmbeddedChains: options.startEmbeddedChains,
-          }),
-        )
+          })
+        })
       : undefined
   // awaited below, after the edge is up; this keeps a failure before then from counting as unhandled
   onboarding?.catch(() => undefined)
@@ -85,7 +91,7 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
     }
     if (role === 'edge') {
       const [{ startEdge }, { startEdgeFeatures }] = await Promise.all([import('./edge/edge.ts'), import('./edge/edge-features.ts')])
-      const features = await startEdgeFeatures({ env, bus: bus!, redis, onboarding, logger: log, metrics })
+      const features = await startEdgeFeatures({ env, bus: bus!, redis, onboarding, afterPrices, logger: log, metrics })
       const edge = await startEdge({ env, bus: bus!, redis, logger: log, metrics, features, readiness, readinessDetails })
       port = edge.port
       stoppers.push(edge.stop)
@@ -94,6 +100,8 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       }
     }
   }
+  // prices are served (or this process serves none): onboarding's turn
+  pricesUp()
   // A wrong setting (a contract without code, names Trading does not sign with) stops the start. Any other
   // failure to set the chains up (embedded chains that would not start) leaves an edge serving prices, its
   // intake answering 500; a process that would only relay has nothing to do without them and stops.

@@ -2,17 +2,15 @@
 // package.json exports, type-checked and run by plain Node against a running service.
 import t from 'tap'
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { pino } from 'pino'
 import type { z } from 'zod'
 import type * as schemas from '../../schemas/stream.ts'
 import type { PriceRow as RowSchema } from '../../schemas/price.ts'
-import { runRoles } from '../../services/run-roles.ts'
+import { compileTypeScript, startEmbeddedService, writeTypeScriptApp } from '../../test/support/typescript-app.ts'
 import { waitFor } from '../../test/support/wait.ts'
 import type * as frames from '../src/stream-frames.ts'
 
@@ -30,7 +28,6 @@ const parity: [
 
 const run = promisify(execFile)
 const packageDirectory = fileURLToPath(new URL('..', import.meta.url))
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
 
 // what an application writes: the REST client and the stream client, from the package's two entries
 const APP = `
@@ -51,7 +48,7 @@ console.log(JSON.stringify({ btc: btc?.pair, schedule: btc?.schedule, limits: li
 
 t.test('the client builds to JS and .d.ts; an app resolves it by name, type-checks and runs it against a live service', async (t) => {
   t.ok(parity.every(Boolean))
-  await run(process.execPath, [tsc, '-p', packageDirectory])
+  t.equal(await compileTypeScript(packageDirectory), '', 'the client builds')
   for (const file of ['index.js', 'index.d.ts', 'node.js', 'node.d.ts']) {
     t.ok(existsSync(join(packageDirectory, 'dist', file)), `dist/${file}`)
   }
@@ -60,33 +57,21 @@ t.test('the client builds to JS and .d.ts; an app resolves it by name, type-chec
   const app = mkdtempSync(join(tmpdir(), 'client-app-'))
   mkdirSync(join(app, 'node_modules', '@venue'), { recursive: true })
   symlinkSync(packageDirectory, join(app, 'node_modules', '@venue', 'gateway-client'))
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ type: 'module' }))
-  writeFileSync(join(app, 'app.ts'), APP)
-  writeFileSync(
-    join(app, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        skipLibCheck: true,
-        types: ['node'],
-        typeRoots: [fileURLToPath(new URL('../../node_modules/@types', import.meta.url))],
-        outDir: 'out',
-      },
-      include: ['app.ts'],
-    }),
-  )
-  const compiled = await run(process.execPath, [tsc, '-p', app]).then(
-    () => '',
-    (failure: { stdout: string }) => failure.stdout,
-  )
-  t.equal(compiled, '', 'the app type-checks against the published .d.ts')
+  writeTypeScriptApp({
+    folder: app,
+    files: { 'package.json': JSON.stringify({ type: 'module' }), 'app.ts': APP },
+    compilerOptions: {
+      types: ['node'],
+      typeRoots: [fileURLToPath(new URL('../../node_modules/@types', import.meta.url))],
+      outDir: 'out',
+    },
+    include: ['app.ts'],
+  })
+  t.equal(await compileTypeScript(app), '', 'the app type-checks against the published .d.ts')
 
-  const service = await runRoles({ PORT: '0', HOST: '127.0.0.1', ONBOARDING_ENABLED: 'false' }, pino({ level: 'silent' }))
+  const service = await startEmbeddedService()
   t.teardown(() => service.stop())
-  const baseUrl = `http://127.0.0.1:${service.port}`
+  const { baseUrl } = service
   await waitFor(async () => (await fetch(`${baseUrl}/v1/prices`)).status === 200, { timeoutMs: 10_000, what: "the feed's first tick" })
 
   const { stdout } = await run(process.execPath, [join(app, 'out', 'app.js'), baseUrl], { timeout: 20_000 })

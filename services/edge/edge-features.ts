@@ -11,7 +11,8 @@ import { ohlcRoutes } from '../candles/routes.ts'
 import { depthRoutes } from '../depth/routes.ts'
 import { maskUrl } from '../../kit/redaction.ts'
 import type { Route } from '../http/http-server.ts'
-import { indexerConfig } from '../indexer/config.ts'
+import type { IndexerStandin } from '../indexer-standin/server.ts'
+import { indexerConfig, type IndexerUrls } from '../indexer/config.ts'
 import { createIndexerClient } from '../indexer/indexer-client.ts'
 import { marketHoursRoutes } from '../market-hours/routes.ts'
 import { pageRoutes } from '../pages/routes.ts'
@@ -33,18 +34,17 @@ export async function startEdgeFeatures(deps: {
   redis: Redis | undefined
   /** the onboarding chains, clients and queue, still being set up while the edge starts */
   onboarding: Promise<OnboardingResources> | undefined
+  /** resolves once prices are served: what they do not need is started then */
+  afterPrices: Promise<void>
   logger: Logger
   metrics: Metrics
 }): Promise<EdgeFeatures> {
   const log = deps.logger
   const indexerSettings = indexerConfig(deps.env)
-  // the stand-in (and its GraphQL server library) is loaded only when no indexed source is configured
-  const standin = indexerSettings.urls ? undefined : await (await import('../indexer-standin/index.ts')).startIndexerStandin()
-  const urls = indexerSettings.urls ?? { 42161: standin!.url(42161), 421614: standin!.url(421614) }
-  log.info(
-    { urls: { 42161: maskUrl(urls[42161]), 421614: maskUrl(urls[421614]) } },
-    standin ? 'indexed source: embedded stand-in (set INDEXER_URL_42161 and INDEXER_URL_421614)' : 'indexed source configured',
-  )
+  // without a configured indexed source, the embedded stand-in; reads that come before it wait for it
+  const standin = indexerSettings.urls ? undefined : startStandinAfter(deps.afterPrices, log)
+  if (indexerSettings.urls) logIndexerUrls(log, indexerSettings.urls, 'indexed source configured')
+  const urls = indexerSettings.urls ?? standinUrlsOnceStarted(standin!)
   const indexer = createIndexerClient({ ...indexerSettings, urls }, { logger: log, metrics: deps.metrics })
 
   // with Redis the edges share one store and split the ticks (queue group); without it each edge folds
@@ -86,7 +86,40 @@ export async function startEdgeFeatures(deps: {
     ],
     async stop() {
       await candleWriter.stop()
-      await standin?.close()
+      await (await standin)?.close()
     },
+  }
+}
+
+const standinUrls = (standin: IndexerStandin): IndexerUrls => ({ 42161: standin.url(42161), 421614: standin.url(421614) })
+
+/** The stand-in's URLs once it is up; reads fail with 502 if it could not start. */
+function standinUrlsOnceStarted(standin: Promise<IndexerStandin | undefined>): Promise<IndexerUrls> {
+  const urls = standin.then((started) => {
+    if (!started) throw new ServiceError('upstream_unavailable', 'the embedded indexed source did not start')
+    return standinUrls(started)
+  })
+  // reads await it; until one does, a failed start must not count as an unhandled rejection
+  urls.catch(() => undefined)
+  return urls
+}
+
+function logIndexerUrls(log: Logger, urls: IndexerUrls, message: string): void {
+  log.info({ urls: { 42161: maskUrl(urls[42161]), 421614: maskUrl(urls[421614]) } }, message)
+}
+
+/**
+ * The embedded stand-in, started once prices are served (its GraphQL server library is loaded only then);
+ * undefined, and logged, if it could not start.
+ */
+async function startStandinAfter(afterPrices: Promise<void>, log: Logger): Promise<IndexerStandin | undefined> {
+  await afterPrices
+  try {
+    const standin = await (await import('../indexer-standin/server.ts')).startIndexerStandin()
+    logIndexerUrls(log, standinUrls(standin), 'indexed source: embedded stand-in (set INDEXER_URL_42161 and INDEXER_URL_421614)')
+    return standin
+  } catch (error) {
+    log.error({ err: error }, 'the embedded indexed source did not start')
+    return undefined
   }
 }

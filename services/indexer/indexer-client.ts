@@ -30,7 +30,10 @@ export interface IndexerClient {
   settledOrders(query: OrdersQuery): Promise<ExecutedOrder[]>
 }
 
-export type IndexerClientOptions = Omit<IndexerConfig, 'urls'> & { urls: IndexerUrls }
+export type IndexerClientOptions = Omit<IndexerConfig, 'urls'> & {
+  /** or the promise of them, for a source that is still starting (reads wait for it) */
+  urls: IndexerUrls | Promise<IndexerUrls>
+}
 
 export interface IndexerClientDeps {
   logger: Logger
@@ -103,7 +106,12 @@ export function createIndexerClient(options: IndexerClientOptions, deps: Indexer
       for (;;) {
         try {
           const parsed = schema.safeParse(
-            await postGraphql(options.urls[chainId], document(omittedFields.get(chainId) ?? new Set()), variables, options.timeoutMs),
+            await postGraphql(
+              (await options.urls)[chainId],
+              document(omittedFields.get(chainId) ?? new Set()),
+              variables,
+              options.timeoutMs,
+            ),
           )
           if (!parsed.success) throw new IndexerFailure('invalid_response', 'answered in an unexpected shape', { cause: parsed.error })
           recordOutcome(chainId, undefined)

@@ -1,0 +1,50 @@
+// The processes a command started, read from /proc on Linux: who they are and what memory each holds.
+import { readdirSync, readFileSync } from 'node:fs'
+
+export interface ProcessInfo {
+  pid: number
+  /** the command line, arguments joined by spaces */
+  command: string
+  /** resident set size in MB */
+  rssMb: number
+}
+
+function parentOf(pid: number): number | undefined {
+  try {
+    // the command name in parentheses may hold spaces; the fields after it do not
+    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1])
+  } catch {
+    return undefined
+  }
+}
+
+function describe(pid: number): ProcessInfo | undefined {
+  try {
+    const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ')
+    const rssKb = Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
+    return { pid, command, rssMb: rssKb / 1024 }
+  } catch {
+    return undefined // it has just exited
+  }
+}
+
+/** `root` and every process below it (children, grandchildren, ...), in pid order. */
+export function processTree(root: number): ProcessInfo[] {
+  const children = new Map<number, number[]>()
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry)
+    if (!Number.isInteger(pid)) continue
+    const parent = parentOf(pid)
+    if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), pid])
+  }
+  const pids: number[] = []
+  const visit = (pid: number) => {
+    pids.push(pid)
+    for (const child of children.get(pid) ?? []) visit(child)
+  }
+  visit(root)
+  return pids
+    .sort((a, b) => a - b)
+    .map(describe)
+    .filter((info) => info !== undefined)
+}

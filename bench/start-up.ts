@@ -1,0 +1,117 @@
+// Start-up as a newcomer meets it: the time from spawning `npm start` (on a fresh PORT) to the first 200 from
+// GET /v1/prices carrying all 83 rows, over several runs, and then what each process of the group holds
+// (RSS) once the start has settled: the main process, and with onboarding on its development chains (anvil
+// and the alto bundler per chain). Target: the first price in under 2 s.
+// Usage: npx tsx bench/start-up.ts [--runs 5] [--settle-seconds 10] [--onboarding off] [--cold]
+//   --onboarding off  runs with ONBOARDING_ENABLED=false (and checks that no chain process starts)
+//   --cold            disables tsx's compile cache, as on a fresh clone's first start
+import { spawn, type ChildProcess } from 'node:child_process'
+import { loadavg } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { PAIRS } from '../schemas/pairs.ts'
+import { freePort } from '../test/support/servers.ts'
+import { waitFor, withDeadline } from '../test/support/wait.ts'
+import { processTree, type ProcessInfo } from './process-tree.ts'
+import { median, printTable, writeResult } from './report.ts'
+
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '5' },
+    'settle-seconds': { type: 'string', default: '10' },
+    onboarding: { type: 'string', default: 'on' },
+    cold: { type: 'boolean', default: false },
+  },
+})
+const runs = Number(args.runs)
+const settleMs = Number(args['settle-seconds']) * 1000
+const onboarding = args.onboarding !== 'off'
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+/** what the embedded start logs once the development chains are up (deploy/devnet/embedded.ts) */
+const CHAINS_UP = 'development-chain deployment written'
+const START_DEADLINE_MS = 60_000
+
+/** What a process of the group is, by its command line. */
+function part(info: ProcessInfo): string {
+  if (/scripts\/start\.ts/.test(info.command)) return 'main'
+  if (/\banvil\b/.test(info.command)) return 'anvil'
+  if (/alto\.js/.test(info.command)) return 'alto'
+  if (/\bnpm\b/.test(info.command)) return 'npm'
+  return info.command.split(' ')[0]!
+}
+
+async function firstFullSnapshot(port: number): Promise<void> {
+  await waitFor(
+    async () => {
+      const response = await fetch(`http://127.0.0.1:${port}/v1/prices`).catch(() => undefined)
+      if (response?.status !== 200) return false
+      const body = (await response.json()) as { prices: unknown[] }
+      return body.prices.length === PAIRS.length
+    },
+    { timeoutMs: START_DEADLINE_MS, intervalMs: 5, what: 'a snapshot of every pair' },
+  )
+}
+
+function logLine(child: ChildProcess, msg: string): Promise<void> {
+  return new Promise((resolve) => {
+    let buffered = ''
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString()
+      if (buffered.includes(`"msg":"${msg}"`)) resolve()
+      buffered = buffered.slice(buffered.lastIndexOf('\n') + 1)
+    })
+  })
+}
+
+async function oneRun(run: number) {
+  const port = await freePort()
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    ...(!onboarding && { ONBOARDING_ENABLED: 'false' }),
+    ...(args.cold && { TSX_DISABLE_CACHE: '1' }),
+  }
+  const load = loadavg()[0]!
+  const startedAt = performance.now()
+  // its own process group, so that whatever is left can be ended at once
+  const npm = spawn('npm', ['start'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'inherit'] })
+  const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()))
+  const chainsUp = logLine(npm, CHAINS_UP)
+  try {
+    await firstFullSnapshot(port)
+    const firstPriceMs = performance.now() - startedAt
+    if (onboarding) await withDeadline(chainsUp, START_DEADLINE_MS, 'the development chains')
+    const chainsMs = onboarding ? performance.now() - startedAt : undefined
+    await new Promise((resolve) => setTimeout(resolve, settleMs))
+    const processes = processTree(npm.pid!)
+    const rss = (name: string) => processes.filter((info) => part(info) === name).reduce((sum, info) => sum + info.rssMb, 0)
+    const counts = (name: string) => processes.filter((info) => part(info) === name).length
+    const row = {
+      run,
+      'first price ms': Math.round(firstPriceMs),
+      'load avg (1 min)': load,
+      'chains up ms': chainsMs === undefined ? '-' : Math.round(chainsMs),
+      'main MB': Math.round(rss('main')),
+      'anvil MB': `${Math.round(rss('anvil'))} (${counts('anvil')})`,
+      'alto MB': `${Math.round(rss('alto'))} (${counts('alto')})`,
+      'npm MB': Math.round(rss('npm')),
+      'group MB': Math.round(processes.reduce((sum, info) => sum + info.rssMb, 0)),
+    }
+    return { row, firstPriceMs, processes }
+  } finally {
+    const main = processTree(npm.pid!).find((info) => part(info) === 'main')
+    if (main) process.kill(main.pid, 'SIGTERM')
+    await withDeadline(exited, 20_000, 'npm start to stop').catch(() => process.kill(-npm.pid!, 'SIGKILL'))
+  }
+}
+
+const results = []
+for (let run = 1; run <= runs; run++) results.push(await oneRun(run))
+console.log(`npm start, ${onboarding ? 'onboarding on' : 'ONBOARDING_ENABLED=false'}${args.cold ? ', tsx cache off' : ''}`)
+printTable(results.map((result) => result.row))
+const medianMs = median(results.map((result) => result.firstPriceMs))
+console.log(`median time to the first full snapshot: ${Math.round(medianMs)} ms (target < 2,000 ms)`)
+console.log('processes of the last run:')
+printTable(results.at(-1)!.processes.map((info) => ({ part: part(info), pid: info.pid, 'RSS MB': Math.round(info.rssMb) })))
+const file = writeResult('start-up', { onboarding, cold: args.cold, medianMs, runs: results.map((result) => result.row) })
+console.log(`written to ${file}`)
