@@ -8,9 +8,6 @@ import { startRedis } from '../../test/support/servers.ts'
 const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url))
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
-/** Budget for a refused start: node and tsx alone take about half of it on a busy machine. */
-const REFUSAL_BUDGET_MS = 2500
-
 async function start(env: Record<string, string>, roles: string[] = []) {
   const startedAt = performance.now()
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...roles], {
@@ -43,8 +40,10 @@ for (const [variable, value, allowed] of badValues) {
   t.test(`${variable}=${value} stops the start at once, naming it`, async (t) => {
     const run = await start({ [variable]: value })
     t.equal(run.code, 1, 'exit code')
-    t.ok(run.elapsedMs < REFUSAL_BUDGET_MS, `exited in ${Math.round(run.elapsedMs)} ms`)
+    // nothing started before the refusal: its one line is all the process wrote (how long node and tsx took
+    // to get there is the machine's, so it is reported, not asserted)
     t.equal(run.lines.length, 1, `one line:\n${run.output}`)
+    t.comment(`exited in ${Math.round(run.elapsedMs)} ms`)
     const record = JSON.parse(run.lines[0]!)
     t.equal(record.level, 60)
     t.match(record.msg, `${variable}=${JSON.stringify(value)}: ${allowed}`)
