@@ -1,4 +1,4 @@
-import { createServer } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { closableFetch } from '../../services/onboarding/closable-fetch.ts'
 import { listenOnLoopback } from './loopback-http.ts'
 
@@ -27,9 +27,19 @@ export interface JsonRpcProxy {
 export async function startJsonRpcProxy(target: string, refuse: (call: JsonRpcCall) => boolean | JsonRpcError): Promise<JsonRpcProxy> {
   const upstream = closableFetch()
   const methods: string[] = []
-  // node:http ignores what a handler returns: a failure here is an unhandled rejection that fails the test
+  // A forward that fails (the node dropped a kept-alive connection as it was reused, a client went away, the
+  // proxy is closing) is answered as a node's gateway would, with a 502, which the client's transport retries:
+  // never an unhandled rejection from a handler whose promise node:http ignores
   // eslint-disable-next-line @typescript-eslint/no-misused-promises
   const server = createServer(async (request, response) => {
+    try {
+      await answer(request, response)
+    } catch {
+      if (response.headersSent || response.destroyed) response.destroy()
+      else response.writeHead(502).end()
+    }
+  })
+  const answer = async (request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = []
     for await (const chunk of request) chunks.push(chunk as Buffer)
     const body = Buffer.concat(chunks).toString()
@@ -45,7 +55,7 @@ export async function startJsonRpcProxy(target: string, refuse: (call: JsonRpcCa
     const forwarded = await upstream.fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
     response.statusCode = forwarded.status
     response.end(await forwarded.text())
-  })
+  }
   const listening = await listenOnLoopback(server)
   return {
     url: listening.url,
