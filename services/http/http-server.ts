@@ -201,17 +201,10 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     count(exchange, status)
   }
 
-  /** The headers a hot route's requests copy: the server's own, the client address when budgeted, the route's. */
-  const routeHeaders = new Map<Route, readonly string[] | undefined>()
-  const headersOf = (route: Route) => {
-    let names = routeHeaders.get(route)
-    if (names === undefined && !routeHeaders.has(route)) {
-      const budgeted = route.budget !== undefined && !limitsOff
-      names = route.headers && [...SERVER_HEADERS, ...(budgeted ? ['x-forwarded-for'] : []), ...route.headers]
-      routeHeaders.set(route, names)
-    }
-    return names
-  }
+  /** What a hot route's requests copy (set as routes are added): the server's own, the client address when budgeted, the route's. */
+  const routeHeaders = new Map<Route, readonly string[]>()
+  const headersToCopy = (route: Route) =>
+    route.headers && [...SERVER_HEADERS, ...(route.budget !== undefined && !limitsOff ? ['x-forwarded-for'] : []), ...route.headers]
 
   const dispatch = (pattern: string) => {
     const names = paramNames(pattern)
@@ -221,7 +214,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       const method = head ? 'GET' : (METHODS[requested] ?? (requested.toUpperCase() as Method))
       const route = routesByPath.get(pattern)?.get(method)
       // uWS's request object lives only until this function returns: everything is copied out first
-      const headers = readHeaders(req, route && headersOf(route))
+      // every header when the route names none it reads (routeHeaders has no entry)
+      const headers = readHeaders(req, route && routeHeaders.get(route))
       const exchange = new Exchange(
         pattern,
         headers,
@@ -294,6 +288,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
           app.any(route.path, dispatch(route.path))
         }
         methods.set(route.method, route)
+        const names = headersToCopy(route)
+        if (names) routeHeaders.set(route, names)
       }
     },
     listen(host, port) {
