@@ -1,5 +1,6 @@
 // The processes a command started, read from /proc on Linux: who they are and what memory each holds.
 import { readdirSync, readFileSync } from 'node:fs'
+import { processRssMb, procStatFields } from '../loadtest/cpu-meter.ts'
 
 export interface ProcessInfo {
   pid: number
@@ -11,8 +12,7 @@ export interface ProcessInfo {
 
 function parentOf(pid: number): number | undefined {
   try {
-    // the command name in parentheses may hold spaces; the fields after it do not
-    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1])
+    return Number(procStatFields(pid)[1])
   } catch {
     return undefined
   }
@@ -21,8 +21,7 @@ function parentOf(pid: number): number | undefined {
 function describe(pid: number): ProcessInfo | undefined {
   try {
     const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ')
-    const rssKb = Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
-    return { pid, command, rssMb: rssKb / 1024 }
+    return { pid, command, rssMb: processRssMb(pid) }
   } catch {
     return undefined // it has just exited
   }

@@ -10,14 +10,13 @@
 import { connect } from '@nats-io/transport-node'
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { PAIRS } from '../schemas/pairs.ts'
 import { freePort, startNats } from '../test/support/servers.ts'
 import { startServiceProcess, type ServiceProcess } from '../test/support/service-process.ts'
 import { compiledService, IMAGE_ENV } from './deployed-edge.ts'
-import { coreMeter, loadAverage, processCpuMs } from '../loadtest/cpu-meter.ts'
+import { coreMeter, loadAverage, processCpuMs, processRssMb } from '../loadtest/cpu-meter.ts'
 import type { LoadResult } from '../loadtest/load-result.ts'
 import { buildLoadClient } from '../loadtest/native-stream-client.ts'
 import { NativeStreamSession } from '../loadtest/native-stream-load.ts'
@@ -129,8 +128,7 @@ async function startBaseline(): Promise<Server> {
   }
 }
 
-const rssMb = (pids: number[]) =>
-  Math.round(pids.reduce((sum, pid) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]), 0) / 1024)
+const rssMb = (pids: number[]) => Math.round(pids.reduce((sum, pid) => sum + processRssMb(pid), 0))
 
 // ---- one measured step of the engine; beside it the CPU and memory of the server and each core's busy share
 

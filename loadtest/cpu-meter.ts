@@ -4,10 +4,23 @@ import { readFileSync } from 'node:fs'
 
 const CLOCK_TICK_MS = 10
 
+/**
+ * The fields of /proc/<pid>/stat after the command name (field 3, the state, first): the name in
+ * parentheses may hold spaces, the fields after it do not.
+ */
+export function procStatFields(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+}
+
 /** User + system CPU milliseconds a process (all its threads) has used so far. */
 export function processCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  const fields = procStatFields(pid)
   return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS
+}
+
+/** The memory a process holds (resident set size), in MB. */
+export function processRssMb(pid: number): number {
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
 }
 
 interface CoreTimes {
