@@ -100,11 +100,7 @@ export async function startDevnet({
   const descriptions = chains.map((chain) => chain.description)
   return {
     chains: descriptions,
-    chain: (chainId) => {
-      const chain = descriptions.find((candidate) => candidate.chainId === chainId)
-      if (!chain) throw new Error(`the devnet has no chain ${chainId}`)
-      return chain
-    },
+    chain: (chainId) => chainById(descriptions, chainId, 'the devnet'),
     // The factory and the owner are the same everywhere, and so is the account's address.
     relayer: { ...anvilAccount(accountIndexes.relayer), smartAccountAddress: chains[0]!.relayerSmartAccount },
     demoPartner: anvilAccount(accountIndexes.demoPartner),
@@ -218,4 +214,11 @@ export function toDeployment(devnet: Devnet): DevnetDeployment {
 export async function writeDeployment(devnet: Devnet, file: string): Promise<void> {
   await mkdir(dirname(file), { recursive: true })
   await writeFile(file, `${JSON.stringify(toDeployment(devnet), null, 2)}\n`)
+}
+
+/** The chain of `chains` with this id; `owner` names what lacks it in the error. */
+export function chainById(chains: DevnetChain[], chainId: number, owner: string): DevnetChain {
+  const chain = chains.find((candidate) => candidate.chainId === chainId)
+  if (!chain) throw new Error(`${owner} has no chain ${chainId}`)
+  return chain
 }

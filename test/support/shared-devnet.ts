@@ -12,7 +12,7 @@ import { simpleAccountFactoryAbi } from '../../deploy/devnet/account-abstraction
 import { confirmTransaction, devnetChain, devnetClient } from '../../deploy/devnet/clients.ts'
 import { compileContracts } from '../../deploy/devnet/compile.ts'
 import { mintableTokenAbi } from '../../deploy/devnet/devnet-abis.ts'
-import { type Devnet, startDevnet, toDeployment } from '../../deploy/devnet/devnet.ts'
+import { chainById, type Devnet, startDevnet, toDeployment } from '../../deploy/devnet/devnet.ts'
 import { deployVenueContracts } from '../../deploy/devnet/venue-contracts.ts'
 import type { DelegationDomain, DevnetAccount, DevnetChain, DevnetDeployment } from '../../services/venue-contracts/deployment-record.ts'
 import { SHARED_DEVNET_LOG, readSharedDevnetRecord } from '../shared-devnet/record.ts'
@@ -84,11 +84,7 @@ async function fileAccountsOn(
     const privateKey = keccak256(stringToHex(`${file} ${name}`))
     return { address: privateKeyToAccount(privateKey).address, privateKey }
   }
-  const baseChains = options.chainIds.map((chainId) => {
-    const chain = base.chains.find((candidate) => candidate.chainId === chainId)
-    if (!chain) throw new Error(`the development chain has no chain ${chainId}`)
-    return chain
-  })
+  const baseChains = options.chainIds.map((chainId) => chainById(base.chains, chainId, 'the development chain'))
   const fund = (address: Address, value: bigint) =>
     Promise.all(
       baseChains.map((chain) => createTestClient({ mode: 'anvil', transport: http(chain.rpcUrl) }).setBalance({ address, value })),
@@ -127,11 +123,7 @@ async function fileAccountsOn(
 
   return {
     chains,
-    chain: (chainId) => {
-      const chain = chains.find((candidate) => candidate.chainId === chainId)
-      if (!chain) throw new Error(`the file's development chain has no chain ${chainId}`)
-      return chain
-    },
+    chain: (chainId) => chainById(chains, chainId, "the file's development chain"),
     relayer: { ...relayer, smartAccountAddress },
     demoPartner,
     compiledContracts,
