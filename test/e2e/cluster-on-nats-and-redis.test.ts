@@ -9,9 +9,8 @@ import { join } from 'node:path'
 import { maxUint256 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { writeDeployment } from '../../deploy/devnet/devnet.ts'
-import { chainTimePlus, signOnboarding } from '../../services/onboarding/partner-client.ts'
 import { devnetChain } from '../support/devnet-chain.ts'
-import { readJson } from '../support/http.ts'
+import { postOnboarding, readJson } from '../support/http.ts'
 import { freePort, startNats, startRedis } from '../support/servers.ts'
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.ts'
 import { waitFor } from '../support/wait.ts'
@@ -117,22 +116,8 @@ t.test('rate-limit budgets are shared through Redis', async (t) => {
   t.equal((await fetch(`${urlB}/v1/status`, client)).status, 429)
 })
 
-const signedOnboarding = async (privateKey: `0x${string}`) => {
-  const expiry = await chainTimePlus(chain.publicClient, 1800)
-  return signOnboarding({
-    chain: devnet.chain(42161),
-    client: chain.publicClient,
-    signer: privateKeyToAccount(privateKey),
-    delegation: { expiry },
-    permit: { value: maxUint256, deadline: expiry },
-  })
-}
-const post = (url: string, body: unknown) =>
-  fetch(`${url}/v1/onboard`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.20' },
-    body: JSON.stringify(body),
-  })
+const signedOnboarding = (privateKey: `0x${string}`) => chain.signBothParts(privateKeyToAccount(privateKey), maxUint256)
+const post = (url: string, body: unknown) => postOnboarding(url, body, '198.51.100.20')
 
 t.test('an onboarding posted to both replicas is relayed exactly once', async (t) => {
   const block = await chain.publicClient.getBlockNumber()

@@ -39,14 +39,7 @@ t.test('the chain runs EntryPoint v0.7, and the service is configured for it', a
 
 t.test('an onboarding is relayed as one v0.7 user operation and confirmed', async (t) => {
   const fromBlock = await one.publicClient.getBlockNumber()
-  const soon = await chainTimePlus(one.publicClient, 30 * 60)
-  const body = await signOnboarding({
-    chain: one.chain,
-    client: one.publicClient,
-    signer: partners[0]!,
-    delegation: { expiry: soon },
-    permit: { value: HUNDRED_USDC, deadline: soon },
-  })
+  const body = await one.signBothParts(partners[0]!, HUNDRED_USDC)
   const response = await post(body, '198.51.100.1')
   t.equal(response.status, 200)
   const answer = await readJson(response)

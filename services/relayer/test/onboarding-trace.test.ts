@@ -14,7 +14,6 @@ import { readJson } from '../../../test/support/http.ts'
 import { startOnboardingStack } from '../../../test/support/onboarding-stack.ts'
 import { startRedis } from '../../../test/support/servers.ts'
 import { waitFor } from '../../../test/support/wait.ts'
-import { chainTimePlus, signOnboarding } from '../../onboarding/partner-client.ts'
 import { onboardingJobId } from '../../onboarding/relay-job.ts'
 import { devnetForFile } from '../../../test/support/shared-devnet.ts'
 
@@ -36,14 +35,7 @@ t.teardown(async () => {
 })
 
 t.test('intake, queue, relayer, bundler and receipt in one trace', async (t) => {
-  const expiry = await chainTimePlus(chain.publicClient, 1800)
-  const body = await signOnboarding({
-    chain: chain.chain,
-    client: chain.publicClient,
-    signer: partner,
-    delegation: { expiry },
-    permit: { value: parseUnits('100', 6), deadline: expiry },
-  })
+  const body = await chain.signBothParts(partner, parseUnits('100', 6))
   const response = await fetch(`${stack.baseUrl}/v1/onboard`, { method: 'POST', body: JSON.stringify(body) })
   t.equal(response.status, 200)
   const answer = await readJson(response)

@@ -7,7 +7,6 @@ import { devnetChain } from '../../../test/support/devnet-chain.ts'
 import { postOnboarding as post, readJson } from '../../../test/support/http.ts'
 import { startOnboardingStack } from '../../../test/support/onboarding-stack.ts'
 import { startPaymasterServer } from '../../../test/support/paymaster-server.ts'
-import { chainTimePlus, signOnboarding } from '../../onboarding/partner-client.ts'
 import { devnetForFile } from '../../../test/support/shared-devnet.ts'
 
 // A development chain with a verifying paymaster and a relayer smart account that holds no ETH: operations land
@@ -34,16 +33,7 @@ t.teardown(async () => {
   await devnet.stop()
 })
 
-const bothParts = async (index: number) => {
-  const soon = await chainTimePlus(one.publicClient, 30 * 60)
-  return signOnboarding({
-    chain: one.chain,
-    client: one.publicClient,
-    signer: partners[index]!,
-    delegation: { expiry: soon },
-    permit: { value: HUNDRED_USDC, deadline: soon },
-  })
-}
+const bothParts = (index: number) => one.signBothParts(partners[index]!, HUNDRED_USDC)
 
 t.test("a paymaster the service's context names sponsors the account's deployment and the onboarding", async (t) => {
   t.equal(await one.publicClient.getBalance({ address: relayerAccount }), 0n, 'the relaying account holds no ETH')
