@@ -1,8 +1,10 @@
-// `npm start`: the embedded default. Like services/main.ts, and when onboarding has no chain configured it
-// starts development chains (deploy/devnet) in this process, loaded after the prices are up.
+// `npm start`: the embedded default. Like services/main.ts, plus the development stand-ins the product never
+// imports: development chains (deploy/devnet) when onboarding has no chain configured, and the GraphQL
+// stand-in (standins/subgraph) when no INDEXER_URL_* is set; both loaded after the prices are up.
 import type { Logger } from '../kit/logger.ts'
 import { serve } from '../services/serve.ts'
 
 await serve({
   startEmbeddedChains: async (logger: Logger) => (await import('../deploy/devnet/embedded.ts')).startEmbeddedChains(logger),
+  startEmbeddedIndexer: async () => (await import('../standins/subgraph/embedded.ts')).startEmbeddedIndexer(),
 })

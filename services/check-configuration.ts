@@ -1,13 +1,13 @@
-import type { Env } from '../kit/config.ts'
+import type { Env } from '../kit/env-parsing.ts'
 import { ServiceError } from '../kit/errors.ts'
 import { secretsOfUrl } from '../kit/redaction.ts'
 import { candlesConfig } from './candles/config.ts'
 import { edgeConfig } from './edge/config.ts'
-import { indexerConfig } from './indexer/config.ts'
+import { indexerConfig, NO_INDEXED_SOURCE } from './indexer/config.ts'
 import { ingestorConfig } from './ingestor/config.ts'
 import { chainConfigsFromEnv } from './onboarding/chain-config.ts'
 import { onboardingEnv } from './onboarding/config.ts'
-import { processConfig, type ProcessConfig } from './process-config.ts'
+import { processConfig, type ProcessConfig } from './process-env.ts'
 import { relayerConfig } from './relayer/config.ts'
 
 export interface CheckedConfiguration {
@@ -21,7 +21,7 @@ export interface CheckedConfiguration {
  * value is reported at once, each naming the variable, its value and what is allowed. Roles parse their
  * part again when they start (cheap); this check is what makes a mistake fail in well under a second.
  */
-export function checkConfiguration(env: Env, options: { embeddedChains: boolean }): CheckedConfiguration {
+export function checkConfiguration(env: Env, options: { embeddedChains: boolean; embeddedIndexer: boolean }): CheckedConfiguration {
   const problems: string[] = []
   const attempt = <T>(parse: () => T): T | undefined => {
     try {
@@ -41,7 +41,8 @@ export function checkConfiguration(env: Env, options: { embeddedChains: boolean 
   if (roles.includes('edge')) {
     attempt(() => edgeConfig(env))
     attempt(() => candlesConfig(env))
-    attempt(() => indexerConfig(env))
+    const indexer = attempt(() => indexerConfig(env))
+    if (indexer && !indexer.urls && !options.embeddedIndexer) problems.push(NO_INDEXED_SOURCE)
   }
   if (process?.ONBOARDING_ENABLED && (roles.includes('edge') || roles.includes('relayer'))) {
     const onboarding = attempt(() => onboardingEnv(env))

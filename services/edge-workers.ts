@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import type { Env } from '../kit/config.ts'
+import type { Env } from '../kit/env-parsing.ts'
 import type { Logger } from '../kit/logger.ts'
 
 export interface EdgeWorkers {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { envBool, envHost, envInt, envList, envPort, parseEnv, type Env } from '../kit/config.ts'
+import { envBool, envHost, envInt, envList, envPort, parseEnv, type Env } from '../kit/env-parsing.ts'
 
 export const ROLES = ['ingestor', 'edge', 'relayer'] as const
 export type Role = (typeof ROLES)[number]

@@ -1,13 +1,14 @@
-import type { Env } from '../kit/config.ts'
+import type { Env } from '../kit/env-parsing.ts'
 import { ServiceError } from '../kit/errors.ts'
 import { createRootLogger, type Logger } from '../kit/logger.ts'
 import { createMetrics } from '../kit/metrics.ts'
-import { openBus, openRedis } from './engines.ts'
+import { openBus, openRedis } from './open-bus-and-redis.ts'
 import { roleReadiness, type ReadinessDetails } from './edge/ops-routes.ts'
 import { startEdgeWorkers } from './edge-workers.ts'
 import { startOpsServer } from './edge/ops-server.ts'
+import type { EmbeddedIndexerStarter } from './indexer/config.ts'
 import type { EmbeddedChainStarter } from './onboarding/deployment.ts'
-import { processConfig } from './process-config.ts'
+import { processConfig } from './process-env.ts'
 
 export interface RunningRoles {
   /** the edge's HTTP port, when this process runs the edge */
@@ -18,6 +19,8 @@ export interface RunningRoles {
 export interface RunRolesOptions {
   /** starts development chains when onboarding has no chain configured (`npm start` only) */
   startEmbeddedChains?: EmbeddedChainStarter
+  /** starts a stand-in indexed source when no INDEXER_URL_* is set (`npm start` only) */
+  startEmbeddedIndexer?: EmbeddedIndexerStarter
 }
 
 /**
@@ -90,8 +93,17 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       stoppers.push(startIngestorRole({ env, bus: bus!, logger: log, metrics, readinessDetails }).stop)
     }
     if (role === 'edge') {
-      const [{ startEdge }, { startEdgeFeatures }] = await Promise.all([import('./edge/edge.ts'), import('./edge/edge-features.ts')])
-      const features = await startEdgeFeatures({ env, bus: bus!, redis, onboarding, afterPrices, logger: log, metrics })
+      const [{ startEdge }, { startEdgeFeatures }] = await Promise.all([import('./edge/edge.ts'), import('./edge/capability-routes.ts')])
+      const features = await startEdgeFeatures({
+        env,
+        bus: bus!,
+        redis,
+        onboarding,
+        afterPrices,
+        startEmbeddedIndexer: options.startEmbeddedIndexer,
+        logger: log,
+        metrics,
+      })
       const edge = await startEdge({ env, bus: bus!, redis, logger: log, metrics, features, readiness, readinessDetails })
       port = edge.port
       stoppers.push(edge.stop)

@@ -1,5 +1,5 @@
 import { createRootLogger } from '../kit/logger.ts'
-import { checkConfiguration } from './configuration.ts'
+import { checkConfiguration } from './check-configuration.ts'
 import type { RunRolesOptions } from './run-roles.ts'
 
 /** How long a stop may take (streams drained, queues and connections closed) before the process leaves anyway. */
@@ -15,7 +15,10 @@ export async function serve(options: RunRolesOptions = {}): Promise<void> {
   let logger = createRootLogger({ level: 'info' })
   try {
     // the whole configuration first, and only then the heavy imports: a wrong value fails in well under a second
-    const configuration = checkConfiguration(env, { embeddedChains: options.startEmbeddedChains !== undefined })
+    const configuration = checkConfiguration(env, {
+      embeddedChains: options.startEmbeddedChains !== undefined,
+      embeddedIndexer: options.startEmbeddedIndexer !== undefined,
+    })
     logger = createRootLogger({ level: configuration.process.LOG_LEVEL, secrets: configuration.secrets })
     const { runRoles } = await import('./run-roles.ts')
     // The signal handlers come first: prices are served before onboarding's chains are up, so a stop can

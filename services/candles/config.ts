@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { envInt, parseEnv, type Env } from '../../kit/config.ts'
+import { envInt, parseEnv, type Env } from '../../kit/env-parsing.ts'
 import { DEFAULT_KEEP_PER_RESOLUTION } from './candle-store.ts'
 
 export const DEFAULT_MAX_CANDLES_PER_RESPONSE = 1000

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis'
-import type { Env } from '../../kit/config.ts'
+import type { Env } from '../../kit/env-parsing.ts'
 import { ServiceError } from '../../kit/errors.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
@@ -11,8 +11,13 @@ import { ohlcRoutes } from '../candles/routes.ts'
 import { depthRoutes } from '../depth/routes.ts'
 import { maskUrl } from '../../kit/redaction.ts'
 import type { Route } from '../http/http-server.ts'
-import type { IndexerStandin } from '../indexer-standin/server.ts'
-import { indexerConfig, type IndexerUrls } from '../indexer/config.ts'
+import {
+  indexerConfig,
+  NO_INDEXED_SOURCE,
+  type EmbeddedIndexedSource,
+  type EmbeddedIndexerStarter,
+  type IndexerUrls,
+} from '../indexer/config.ts'
 import { createIndexerClient } from '../indexer/indexer-client.ts'
 import { marketHoursRoutes } from '../market-hours/routes.ts'
 import { pageRoutes } from '../pages/routes.ts'
@@ -36,13 +41,16 @@ export async function startEdgeFeatures(deps: {
   onboarding: Promise<OnboardingResources> | undefined
   /** resolves once prices are served: what they do not need is started then */
   afterPrices: Promise<void>
+  /** starts a stand-in indexed source when no INDEXER_URL_* is set (`npm start` only) */
+  startEmbeddedIndexer: EmbeddedIndexerStarter | undefined
   logger: Logger
   metrics: Metrics
 }): Promise<EdgeFeatures> {
   const log = deps.logger
   const indexerSettings = indexerConfig(deps.env)
   // without a configured indexed source, the embedded stand-in; reads that come before it wait for it
-  const standin = indexerSettings.urls ? undefined : startStandinAfter(deps.afterPrices, log)
+  if (!indexerSettings.urls && !deps.startEmbeddedIndexer) throw new ServiceError('config_invalid', NO_INDEXED_SOURCE)
+  const standin = indexerSettings.urls ? undefined : startStandinAfter(deps.afterPrices, deps.startEmbeddedIndexer!, log)
   if (indexerSettings.urls) logIndexerUrls(log, indexerSettings.urls, 'indexed source configured')
   const urls = indexerSettings.urls ?? standinUrlsOnceStarted(standin!)
   const indexer = createIndexerClient({ ...indexerSettings, urls }, { logger: log, metrics: deps.metrics })
@@ -91,13 +99,11 @@ export async function startEdgeFeatures(deps: {
   }
 }
 
-const standinUrls = (standin: IndexerStandin): IndexerUrls => ({ 42161: standin.url(42161), 421614: standin.url(421614) })
-
 /** The stand-in's URLs once it is up; reads fail with 502 if it could not start. */
-function standinUrlsOnceStarted(standin: Promise<IndexerStandin | undefined>): Promise<IndexerUrls> {
+function standinUrlsOnceStarted(standin: Promise<EmbeddedIndexedSource | undefined>): Promise<IndexerUrls> {
   const urls = standin.then((started) => {
     if (!started) throw new ServiceError('upstream_unavailable', 'the embedded indexed source did not start')
-    return standinUrls(started)
+    return started.urls
   })
   // reads await it; until one does, a failed start must not count as an unhandled rejection
   urls.catch(() => undefined)
@@ -109,14 +115,18 @@ function logIndexerUrls(log: Logger, urls: IndexerUrls, message: string): void {
 }
 
 /**
- * The embedded stand-in, started once prices are served (its GraphQL server library is loaded only then);
+ * The embedded stand-in, started once prices are served (the starter loads its GraphQL server library then);
  * undefined, and logged, if it could not start.
  */
-async function startStandinAfter(afterPrices: Promise<void>, log: Logger): Promise<IndexerStandin | undefined> {
+async function startStandinAfter(
+  afterPrices: Promise<void>,
+  start: EmbeddedIndexerStarter,
+  log: Logger,
+): Promise<EmbeddedIndexedSource | undefined> {
   await afterPrices
   try {
-    const standin = await (await import('../indexer-standin/server.ts')).startIndexerStandin()
-    logIndexerUrls(log, standinUrls(standin), 'indexed source: embedded stand-in (set INDEXER_URL_42161 and INDEXER_URL_421614)')
+    const standin = await start()
+    logIndexerUrls(log, standin.urls, 'indexed source: embedded stand-in (set INDEXER_URL_42161 and INDEXER_URL_421614)')
     return standin
   } catch (error) {
     log.error({ err: error }, 'the embedded indexed source did not start')

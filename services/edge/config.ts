@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { isIP } from 'node:net'
-import { envBool, envHost, envInt, envList, envPort, parseEnv, type Env } from '../../kit/config.ts'
+import { envBool, envHost, envInt, envList, envPort, parseEnv, type Env } from '../../kit/env-parsing.ts'
 import { StreamEnv } from '../stream/config.ts'
 
 const EdgeEnv = z.object({

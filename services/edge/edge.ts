@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis'
-import type { Env } from '../../kit/config.ts'
+import type { Env } from '../../kit/env-parsing.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
 import type { PriceBus } from '../../bus/price-bus.ts'
@@ -11,7 +11,7 @@ import { startMaterializer } from '../snapshot/materializer.ts'
 import { snapshotRoutes } from '../snapshot/routes.ts'
 import { startPriceStream } from '../stream/price-stream.ts'
 import { edgeConfig } from './config.ts'
-import type { EdgeFeatures } from './edge-features.ts'
+import type { EdgeFeatures } from './capability-routes.ts'
 import { opsRoutes, roleReadiness, type ReadinessChecks, type ReadinessDetails } from './ops-routes.ts'
 
 export interface EdgeDeps {

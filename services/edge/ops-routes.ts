@@ -3,7 +3,7 @@ import type { Metrics } from '../../kit/metrics.ts'
 import type { PriceBus } from '../../bus/price-bus.ts'
 import type { Route } from '../http/http-server.ts'
 import { jsonReply } from '../http/reply.ts'
-import type { Role } from '../process-config.ts'
+import type { Role } from '../process-env.ts'
 
 export type ReadinessChecks = Record<string, () => boolean>
 /** What a role reports beside the checks (e.g. the feed ids its upstream does not know); it does not decide readiness. */

@@ -1,12 +1,12 @@
 import { z } from 'zod'
-import { envInt, envOptionalUrl, parseEnv, type Env } from '../../kit/config.ts'
+import { envInt, envOptionalUrl, parseEnv, type Env } from '../../kit/env-parsing.ts'
 import type { ChainId } from '../../schemas/common.ts'
 
 /** The subgraph endpoint of each supported chain. */
 export type IndexerUrls = Record<ChainId, string>
 
 export interface IndexerConfig {
-  /** undefined when no INDEXER_URL_* is set: the embedded default then starts the stand-in */
+  /** undefined when no INDEXER_URL_* is set: only the embedded default (a starter handed in) runs so */
   urls: IndexerUrls | undefined
   /** an upstream request that has not answered in full by then fails (502) */
   timeoutMs: number
@@ -22,7 +22,7 @@ const IndexerEnv = z
     INDEXER_CACHE_MS: envInt(2000).pipe(z.number().int().nonnegative()),
   })
   .refine((env) => (env.INDEXER_URL_42161 === undefined) === (env.INDEXER_URL_421614 === undefined), {
-    message: 'set INDEXER_URL_42161 and INDEXER_URL_421614 together, or neither (embedded stand-in)',
+    message: 'set INDEXER_URL_42161 and INDEXER_URL_421614 together, or neither (embedded stand-in, npm start only)',
     path: ['INDEXER_URL_421614'],
   })
 
@@ -35,3 +35,18 @@ export function indexerConfig(env: Env): IndexerConfig {
     cacheMs: parsed.INDEXER_CACHE_MS,
   }
 }
+
+/** An indexed source started by this process for the embedded default, and how to stop it. */
+export interface EmbeddedIndexedSource {
+  urls: IndexerUrls
+  close(): Promise<void>
+}
+
+/**
+ * Starts a stand-in indexed source for the embedded default (`npm start` passes the GraphQL stand-in's
+ * starter from standins/). Production entry points pass none: there the subgraph URLs are configuration.
+ */
+export type EmbeddedIndexerStarter = () => Promise<EmbeddedIndexedSource>
+
+export const NO_INDEXED_SOURCE =
+  'invalid configuration for indexer: no indexed source configured (set INDEXER_URL_42161 and INDEXER_URL_421614)'

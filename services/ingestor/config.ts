@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { envBool, envInt, envNumber, parseEnv, type Env } from '../../kit/config.ts'
+import { envBool, envInt, envNumber, parseEnv, type Env } from '../../kit/env-parsing.ts'
 import { readSecretFile, Secret } from '../../kit/secret.ts'
 
 const IngestorEnv = z

@@ -1,4 +1,4 @@
-import type { Env } from '../../kit/config.ts'
+import type { Env } from '../../kit/env-parsing.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
 import type { PriceBus } from '../../bus/price-bus.ts'

@@ -1,7 +1,7 @@
 import { checksum } from 'ox/Address'
 import type { Address } from 'viem'
 import { z } from 'zod'
-import { parseEnv, type Env } from '../../kit/config.ts'
+import { parseEnv, type Env } from '../../kit/env-parsing.ts'
 import { SUPPORTED_CHAIN_IDS, type ChainId } from '../../schemas/common.ts'
 import { CANONICAL_ENTRY_POINTS, ENTRY_POINT_VERSIONS, type EntryPointVersion } from '../venue-contracts/entry-points.ts'
 import { SPEC_DELEGATION_DOMAIN, type DelegationDomain, type DevnetDeployment } from '../venue-contracts/deployment-record.ts'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { envInt, envList, parseEnv, type Env } from '../../kit/config.ts'
+import { envInt, envList, parseEnv, type Env } from '../../kit/env-parsing.ts'
 import { ServiceError } from '../../kit/errors.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { DevnetDeployment } from '../venue-contracts/deployment-record.ts'

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis'
-import type { Env } from '../../kit/config.ts'
+import type { Env } from '../../kit/env-parsing.ts'
 import type { Logger } from '../../kit/logger.ts'
 import { checkChains, type ChainChecks, type ChainsSupport } from './chain-checks.ts'
 import { createChainClients, type ChainClients } from './chain-clients.ts'

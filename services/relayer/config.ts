@@ -1,6 +1,6 @@
 import type { Hex } from 'viem'
 import { z } from 'zod'
-import { envInt, parseEnv, type Env } from '../../kit/config.ts'
+import { envInt, parseEnv, type Env } from '../../kit/env-parsing.ts'
 import { ServiceError } from '../../kit/errors.ts'
 import { readSecretFile, Secret } from '../../kit/secret.ts'
 import type { DevnetDeployment } from '../venue-contracts/deployment-record.ts'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { envInt, envList } from '../../kit/config.ts'
+import { envInt, envList } from '../../kit/env-parsing.ts'
 
 /** The price stream's settings (spec 6 and 8), part of the edge's configuration. Limits are per replica. */
 export const StreamEnv = z.object({

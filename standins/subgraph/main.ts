@@ -1,4 +1,4 @@
-// Serves the indexed-source stand-in on its own: npx tsx services/indexer-standin/main.ts --port 8090
+// Serves the indexed-source stand-in on its own: npx tsx standins/subgraph/main.ts --port 8090
 
 import { parseArgs } from 'node:util'
 import { CHAIN_IDS, DEFAULT_SEED, DEMO_TRADER, startIndexerStandin } from './index.ts'

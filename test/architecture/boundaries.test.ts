@@ -22,7 +22,7 @@ function importsOf(file: string): string[] {
 }
 
 const isTest = (file: string) => /(^|\/)test\//.test(file)
-const production = ['schemas', 'kit', 'bus', 'services'].flatMap(sourceFiles).filter((file) => !isTest(file))
+const production = ['schemas', 'kit', 'bus', 'services', 'standins'].flatMap(sourceFiles).filter((file) => !isTest(file))
 
 // what each top-level folder's production code may import (besides itself)
 const allowed: Record<string, string[]> = {
@@ -30,9 +30,11 @@ const allowed: Record<string, string[]> = {
   kit: ['schemas'],
   bus: ['kit', 'schemas'],
   services: ['kit', 'bus', 'schemas'],
+  // development stand-ins of outside systems: handed in by the development entry point, never imported by services/
+  standins: ['kit', 'bus', 'schemas', 'services'],
 }
 
-t.test('production code imports only the layers below it, never deploy/, bench/, test/ or scripts/', async (t) => {
+t.test('production code imports only the layers below it, never standins/, deploy/, bench/, test/ or scripts/', async (t) => {
   const violations: string[] = []
   for (const file of production) {
     const layer = file.split('/')[0]!
@@ -49,7 +51,7 @@ t.test('production code imports only the layers below it, never deploy/, bench/,
 
 t.test('no capability imports the edge or the top-level files of services/, which compose them', async (t) => {
   // the process's composition: the edge, and services/*.ts (configuration, run-roles, serve, main, ...);
-  // process-config.ts names the roles and is read by the capabilities that report per role
+  // process-env.ts names the roles and is read by the capabilities that report per role
   const composers = /^services\/(edge\/|(?!process-config\.ts)[^/]+\.ts$)/
   const violations = production
     .filter((file) => file.startsWith('services/') && !composers.test(file))
@@ -62,7 +64,7 @@ t.test('no capability imports the edge or the top-level files of services/, whic
 })
 
 t.test('no import cycles', async (t) => {
-  const files = ['schemas', 'kit', 'bus', 'services', 'deploy', 'scripts', 'client'].flatMap(sourceFiles)
+  const files = ['schemas', 'kit', 'bus', 'services', 'standins', 'deploy', 'scripts', 'client'].flatMap(sourceFiles)
   const graph = new Map(files.map((file) => [file, importsOf(file)]))
   const cycles: string[] = []
   const state = new Map<string, 'visiting' | 'done'>()

@@ -7,6 +7,7 @@ import { pino } from 'pino'
 import { runRoles } from '../../services/run-roles.ts'
 import { artifactPath, launchChromium } from '../support/browser.ts'
 import { freePort, startNats } from '../support/servers.ts'
+import { WITH_EMBEDDED_INDEXER } from '../support/embedded-indexer.ts'
 
 /** the board checks the status every 5 s; the edge says degraded within a fraction of a second */
 const BANNER_DEADLINE_MS = 12_000
@@ -29,6 +30,7 @@ const service = await runRoles(
     BUS_NAMESPACE: `board${randomUUID().slice(0, 8)}`,
   },
   pino({ level: 'silent' }),
+  WITH_EMBEDDED_INDEXER,
 )
 t.teardown(() => service.stop())
 

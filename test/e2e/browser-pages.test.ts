@@ -8,6 +8,7 @@ import { buildOpenApiDocument } from '../../schemas/openapi.ts'
 import { runRoles, type RunningRoles } from '../../services/run-roles.ts'
 import { artifactPath, launchChromium } from '../support/browser.ts'
 import { freePort } from '../support/servers.ts'
+import { WITH_EMBEDDED_INDEXER } from '../support/embedded-indexer.ts'
 
 const browser = await launchChromium()
 t.teardown(() => browser.close())
@@ -19,6 +20,7 @@ const start = () =>
   runRoles(
     { PORT: String(port), HOST: '127.0.0.1', ONBOARDING_ENABLED: 'false', STREAM_ALLOWED_ORIGINS: otherOrigin },
     pino({ level: 'silent' }),
+    WITH_EMBEDDED_INDEXER,
   )
 let service: RunningRoles = await start()
 t.teardown(() => service.stop())

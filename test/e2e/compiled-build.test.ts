@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { build } from '../../scripts/build.ts'
+import { startIndexerStandin } from '../../standins/subgraph/index.ts'
 import { readJson } from '../support/http.ts'
 import { freePort } from '../support/servers.ts'
 import { startServiceProcess } from '../support/service-process.ts'
@@ -45,10 +46,19 @@ t.test('the compiled build serves prices with plain node, without tsx or any dev
   t.throws(() => resolveFromBuild('typescript'), { code: 'MODULE_NOT_FOUND' })
   t.ok(resolveFromBuild('uWebSockets.js'))
 
+  // the production entry starts no stand-in: its indexed source is configuration
+  const standin = await startIndexerStandin()
+  t.teardown(() => standin.close())
   const port = await freePort()
   const service = startServiceProcess(
     ['edge', 'ingestor'],
-    { PORT: String(port), ONBOARDING_ENABLED: 'false', NODE_ENV: 'production' },
+    {
+      PORT: String(port),
+      ONBOARDING_ENABLED: 'false',
+      NODE_ENV: 'production',
+      INDEXER_URL_42161: standin.url(42161),
+      INDEXER_URL_421614: standin.url(421614),
+    },
     undefined,
     { args: [main], cwd: dir },
   )

@@ -13,6 +13,7 @@ import { runRoles } from '../../services/run-roles.ts'
 import { HermesTestServer } from '../support/hermes/hermes-server.ts'
 import { readJson } from '../support/http.ts'
 import { START_DEADLINE_MS, waitFor } from '../support/wait.ts'
+import { WITH_EMBEDDED_INDEXER } from '../support/embedded-indexer.ts'
 
 const KEY = 'e2e-hermes-key-90af'
 const EUR = feedIdFor('EUR-USD')
@@ -30,7 +31,7 @@ t.test('a refused key: degraded, one error line, the metric, /readyz; the key in
   t.teardown(() => hermes.close())
   const wrongKey = 'not-the-key-4c1d'
   const { logger, lines, messages } = capturingLogger()
-  const service = await runRoles({ ...BASE_ENV, HERMES_URL: hermes.url, HERMES_API_KEY: wrongKey }, logger)
+  const service = await runRoles({ ...BASE_ENV, HERMES_URL: hermes.url, HERMES_API_KEY: wrongKey }, logger, WITH_EMBEDDED_INDEXER)
   t.teardown(() => service.stop())
   const base = `http://127.0.0.1:${service.port}`
 
@@ -70,7 +71,11 @@ t.test('with the key from a file: prices flow; an unknown feed is named on /read
   const keyFile = join(mkdtempSync(join(tmpdir(), 'hermes-key-')), 'key')
   writeFileSync(keyFile, `${KEY}\n`)
 
-  const service = await runRoles({ ...BASE_ENV, HERMES_URL: hermes.url, HERMES_API_KEY_FILE: keyFile }, pino({ level: 'silent' }))
+  const service = await runRoles(
+    { ...BASE_ENV, HERMES_URL: hermes.url, HERMES_API_KEY_FILE: keyFile },
+    pino({ level: 'silent' }),
+    WITH_EMBEDDED_INDEXER,
+  )
   t.teardown(() => service.stop())
   const base = `http://127.0.0.1:${service.port}`
 

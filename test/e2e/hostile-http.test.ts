@@ -11,7 +11,7 @@
 import { STATUS_CODES } from 'node:http'
 import fc from 'fast-check'
 import t from 'tap'
-import { startIndexerStandin } from '../../services/indexer-standin/index.ts'
+import { startIndexerStandin } from '../../standins/subgraph/index.ts'
 import { describeRequest, hostileRequest, ROUTES, type HostileRequest, type RouteTemplate } from '../support/hostile-requests.ts'
 import { assertWithinBudget } from '../support/bounded-check.ts'
 import { rawExchange, type RawOutcome } from '../support/raw-http.ts'

@@ -18,6 +18,7 @@ import { runRoles } from '../../services/run-roles.ts'
 import { devnetChain } from '../support/devnet-chain.ts'
 import { waitFor } from '../support/wait.ts'
 import { devnetForFile } from '../support/shared-devnet.ts'
+import { WITH_EMBEDDED_INDEXER } from '../support/embedded-indexer.ts'
 
 const document = buildOpenApiDocument()
 /** the document as clients download it */
@@ -44,6 +45,7 @@ t.test('a typed client calls every REST endpoint of a running service; each answ
   const service = await runRoles(
     { PORT: '0', HOST: '127.0.0.1', DEPLOYMENT_FILE: deploymentFile, ONBOARD_DEADLINE_MS: '30000' },
     pino({ level: 'silent' }),
+    WITH_EMBEDDED_INDEXER,
   )
   t.teardown(() => service.stop())
   const baseUrl = `http://127.0.0.1:${service.port}`

@@ -9,6 +9,7 @@ import { runRoles } from '../../services/run-roles.ts'
 import { HermesTestServer } from '../support/hermes/hermes-server.ts'
 import { readJson } from '../support/http.ts'
 import { waitFor } from '../support/wait.ts'
+import { WITH_EMBEDDED_INDEXER } from '../support/embedded-indexer.ts'
 
 t.test('status follows the upstream feed; the stream resumes', async (t) => {
   // one slot every 50 ms, each carrying every feed; BTC's price moves every slot while the upstream is up
@@ -29,6 +30,7 @@ t.test('status follows the upstream feed; the stream resumes', async (t) => {
       RATE_LIMITS_ENABLED: 'false',
     },
     pino({ level: 'silent' }),
+    WITH_EMBEDDED_INDEXER,
   )
   t.teardown(() => service.stop())
   const baseUrl = `http://127.0.0.1:${service.port}`

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis'
 import { pino } from 'pino'
-import type { Env } from '../../kit/config.ts'
+import type { Env } from '../../kit/env-parsing.ts'
 import { inProcessPriceBus } from '../../bus/in-process-price-bus.ts'
 import { createMetrics, type Metrics } from '../../kit/metrics.ts'
 import type { PriceBus } from '../../bus/price-bus.ts'

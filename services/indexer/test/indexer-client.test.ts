@@ -4,7 +4,7 @@
 import t from 'tap'
 import { pino } from 'pino'
 import { createMetrics } from '../../../kit/metrics.ts'
-import { DEMO_TRADER, LAG_SECONDS } from '../../indexer-standin/index.ts'
+import { DEMO_TRADER, LAG_SECONDS } from '../../../standins/subgraph/index.ts'
 import { createIndexerClient } from '../indexer-client.ts'
 import { startGateway } from './fixtures/gateway.ts'
 

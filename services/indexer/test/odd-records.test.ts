@@ -9,7 +9,7 @@ import { Writable } from 'node:stream'
 import t, { type Test } from 'tap'
 import { pino } from 'pino'
 import { createMetrics, type Metrics } from '../../../kit/metrics.ts'
-import { DEMO_TRADER, seedData, startIndexerStandin, subgraphPath } from '../../indexer-standin/index.ts'
+import { DEMO_TRADER, seedData, startIndexerStandin, subgraphPath } from '../../../standins/subgraph/index.ts'
 import { createIndexerClient } from '../indexer-client.ts'
 
 type Rewrite = (data: Record<string, Array<Record<string, unknown>>>) => void

@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import t from 'tap'
-import { startIndexerStandin } from '../../indexer-standin/index.ts'
+import { startIndexerStandin } from '../../../standins/subgraph/index.ts'
 import { findMissingFields } from '../schema-drift.ts'
 
 const run = promisify(execFile)

@@ -5,7 +5,7 @@ import { inspect } from 'node:util'
 
 import t from 'tap'
 
-import { checkConfiguration } from '../../configuration.ts'
+import { checkConfiguration } from '../../check-configuration.ts'
 import { ingestorConfig } from '../config.ts'
 
 const KEY = 'config-key-1e2d'
@@ -26,7 +26,10 @@ t.test('the Hermes API key comes from HERMES_API_KEY or HERMES_API_KEY_FILE and 
 })
 
 t.test("the start's configuration check hands the key to the logger's masking", (t) => {
-  const { secrets } = checkConfiguration({ ROLES: 'ingestor', HERMES_API_KEY_FILE: keyFile(KEY) }, { embeddedChains: false })
+  const { secrets } = checkConfiguration(
+    { ROLES: 'ingestor', HERMES_API_KEY_FILE: keyFile(KEY) },
+    { embeddedChains: false, embeddedIndexer: false },
+  )
   t.ok(secrets.includes(KEY))
   t.end()
 })

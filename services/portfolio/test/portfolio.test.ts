@@ -9,7 +9,7 @@ import { OrdersEnvelope } from '../../../schemas/orders.ts'
 import { PairsEnvelope } from '../../../schemas/pair-list.ts'
 import { TradesEnvelope } from '../../../schemas/trades.ts'
 import { FEED_IDS } from '../../ingestor/feed-ids.ts'
-import { DEMO_TRADER, WHALE_TRADER, seedData, type LimitRow, type OrderRow, type TradeRow } from '../../indexer-standin/index.ts'
+import { DEMO_TRADER, WHALE_TRADER, seedData, type LimitRow, type OrderRow, type TradeRow } from '../../../standins/subgraph/index.ts'
 import { startGateway } from '../../indexer/test/fixtures/gateway.ts'
 import { portfolioRoutes } from '../routes.ts'
 

@@ -2,7 +2,7 @@
 // listening), every portfolio read answers 502 in the framework shape and the metrics show it.
 
 import t from 'tap'
-import { DEMO_TRADER } from '../../indexer-standin/index.ts'
+import { DEMO_TRADER } from '../../../standins/subgraph/index.ts'
 import { startGateway } from '../../indexer/test/fixtures/gateway.ts'
 import { portfolioRoutes } from '../routes.ts'
 

@@ -3,7 +3,7 @@
 // dynamic-spread state of the newer contracts. The feed id is the one the price rows carry.
 
 import { PAIRS, sourceSpellingOf, type AssetClass } from '../../../schemas/pairs.ts'
-import { feedIdFor } from '../../ingestor/feed-ids.ts'
+import { feedIdFor } from '../../../services/ingestor/feed-ids.ts'
 import type { FeeRow, GroupRow, PairRow } from '../rows.ts'
 import type { Random } from './random.ts'
 import { referencePrice } from './reference-prices.ts'
