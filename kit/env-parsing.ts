@@ -72,6 +72,7 @@ export const envBool = (fallback: boolean) =>
 export const envList = (fallback: string[] = []) =>
   z
     .string()
+    .meta({ check: 'a comma-separated list' }) // read by the configuration table's generator
     .transform((text) =>
       text
         .split(',')

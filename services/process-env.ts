@@ -4,34 +4,34 @@ import { envBool, envHost, envInt, envList, envPort, parseEnv, type Env } from '
 export const ROLES = ['ingestor', 'edge', 'relayer'] as const
 export type Role = (typeof ROLES)[number]
 
-const ProcessEnv = z.object({
-  /** which roles this process runs; every role by default (the laptop mode) */
-  ROLES: envList([...ROLES]).pipe(z.array(z.enum(ROLES)).min(1)),
-  /** NATS servers (comma-separated); the in-process bus when unset */
-  NATS_URL: z.string().optional(),
-  /** prefixes subjects and buckets, so several environments can share one NATS */
+// Each variable's description is its line in docs/configuration.md (npm run docs:config).
+export const ProcessEnv = z.object({
+  ROLES: envList([...ROLES])
+    .pipe(z.array(z.enum(ROLES)).min(1))
+    .describe('roles this process runs, also given as `npm start -- <role> ...`; every role by default (the laptop mode)'),
+  NATS_URL: z.string().optional().describe('NATS servers, comma-separated; the in-process bus when unset'),
   BUS_NAMESPACE: z
     .string()
     .regex(/^[A-Za-z0-9_-]*$/)
-    .default(''),
-  /** Redis for shared rate-limit budgets and the job queue; in-memory when unset */
-  REDIS_URL: z.string().optional(),
-  /** false: no onboarding (no /v1/onboard, no chains started), e.g. an edge that serves market data only */
-  ONBOARDING_ENABLED: envBool(true),
-  /** /metrics, /healthz and /readyz for a process that runs no edge (the edge serves them on PORT) */
-  OPS_PORT: envPort(9090),
-  /** the address the ops server (and the edge, see its config) listens on */
-  HOST: envHost('0.0.0.0'),
-  /**
-   * edge processes sharing the edge's port (SO_REUSEPORT), one per core to use: this one and EDGE_WORKERS - 1
-   * edge-only copies of it; more than one needs NATS (each subscribes to the ticks itself)
-   */
-  EDGE_WORKERS: envInt(1, { min: 1 }),
-  /** OTLP/HTTP collector base URL (spans go to <url>/v1/traces); tracing is off when unset */
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
-  /** the `service.name` of the spans */
-  OTEL_SERVICE_NAME: z.string().min(1).default('venue-gateway'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    .default('')
+    .describe('prefix of every subject and bucket, so several environments can share one NATS'),
+  REDIS_URL: z.string().optional().describe('Redis for shared rate-limit budgets, candles and the job queue; in memory when unset'),
+  ONBOARDING_ENABLED: envBool(true).describe(
+    '`false`: no onboarding (no `/v1/onboard`, no chains started), e.g. an edge that serves market data only',
+  ),
+  OPS_PORT: envPort(9090).describe('`/metrics`, `/healthz` and `/readyz` of a process that runs no edge (the edge serves them on `PORT`)'),
+  HOST: envHost('0.0.0.0').describe(
+    'the address the edge, or the ops server of a process without an edge, listens on: an IP address (0.0.0.0 and :: for every interface) or localhost',
+  ),
+  EDGE_WORKERS: envInt(1, { min: 1 }).describe(
+    'edge processes sharing `PORT` (SO_REUSEPORT), one per core: this one and `EDGE_WORKERS - 1` edge-only copies; above 1 needs the edge role and `NATS_URL` (each worker subscribes to the ticks itself)',
+  ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe('OTLP/HTTP collector base URL; spans go to `<url>/v1/traces` as JSON, batched; tracing is off when unset'),
+  OTEL_SERVICE_NAME: z.string().min(1).default('venue-gateway').describe('the `service.name` of the spans'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino log level'),
 })
 
 export type ProcessConfig = z.infer<typeof ProcessEnv>

@@ -1,23 +1,23 @@
 import { z } from 'zod'
 import { isIP } from 'node:net'
-import { envBool, envHost, envInt, envList, envPort, parseEnv, type Env } from '../../kit/env-parsing.ts'
+import { envBool, envInt, envList, envPort, parseEnv, type Env } from '../../kit/env-parsing.ts'
+import { ProcessEnv } from '../process-env.ts'
 import { StreamEnv } from '../stream/config.ts'
 
-const EdgeEnv = z.object({
-  /** 0 picks a free port */
-  PORT: envPort(8080),
-  /** the address to listen on: an IP address (0.0.0.0 and :: for every interface) or localhost */
-  HOST: envHost('0.0.0.0'),
-  /** request bodies above this get 413 */
-  BODY_LIMIT_BYTES: envInt(64 * 1024, { min: 1, max: 16 * 1024 * 1024 }),
-  /** the feed is `stale` / `degraded` when no tick has arrived for this long */
-  STALE_AFTER_MS: envInt(10_000, { min: 1 }),
-  RATE_LIMITS_ENABLED: envBool(true),
-  /** proxies whose X-Forwarded-For is believed: IPs or CIDR ranges */
-  TRUSTED_PROXIES: envList().refine(
-    (entries) => entries.every(isAddressOrRange),
-    'must be a comma-separated list of IP addresses or CIDR ranges (e.g. 10.0.0.0/8,192.168.1.5)',
+export const EdgeEnv = z.object({
+  PORT: envPort(8080).describe('HTTP and WebSocket port of the edge; 0 picks a free one'),
+  HOST: ProcessEnv.shape.HOST,
+  BODY_LIMIT_BYTES: envInt(64 * 1024, { min: 1, max: 16 * 1024 * 1024 }).describe('request bodies above this get 413'),
+  STALE_AFTER_MS: envInt(10_000, { min: 1 }).describe('the feed is `stale` (status `degraded`) when no tick has arrived for this long'),
+  RATE_LIMITS_ENABLED: envBool(true).describe(
+    "`false` lifts every per-IP budget, REST and stream (benches only); the stream's connection ceilings stay",
   ),
+  TRUSTED_PROXIES: envList()
+    .refine(
+      (entries) => entries.every(isAddressOrRange),
+      'must be a comma-separated list of IP addresses or CIDR ranges (e.g. 10.0.0.0/8,192.168.1.5)',
+    )
+    .describe('proxies whose `X-Forwarded-For` is believed: IPs or CIDR ranges'),
 
   ...StreamEnv.shape,
 })

@@ -14,12 +14,17 @@ export interface IndexerConfig {
   cacheMs: number
 }
 
-const IndexerEnv = z
+const subgraphUrl = (chain: string) =>
+  envOptionalUrl.describe(`the subgraph's GraphQL URL on ${chain}; set both chains' or neither (the embedded stand-in, \`npm start\` only)`)
+
+export const IndexerEnv = z
   .object({
-    INDEXER_URL_42161: envOptionalUrl,
-    INDEXER_URL_421614: envOptionalUrl,
-    INDEXER_TIMEOUT_MS: envInt(5000).pipe(z.number().int().positive()),
-    INDEXER_CACHE_MS: envInt(2000).pipe(z.number().int().nonnegative()),
+    INDEXER_URL_42161: subgraphUrl('Arbitrum One'),
+    INDEXER_URL_421614: subgraphUrl('Arbitrum Sepolia'),
+    INDEXER_TIMEOUT_MS: envInt(5000)
+      .pipe(z.number().int().positive())
+      .describe('an indexed-source request not answered in full by then is a 502'),
+    INDEXER_CACHE_MS: envInt(2000).pipe(z.number().int().nonnegative()).describe('how long identical reads share one answer'),
   })
   .refine((env) => (env.INDEXER_URL_42161 === undefined) === (env.INDEXER_URL_421614 === undefined), {
     message: 'set INDEXER_URL_42161 and INDEXER_URL_421614 together, or neither (embedded stand-in, npm start only)',

@@ -2,22 +2,28 @@ import { z } from 'zod'
 import { envBool, envInt, envNumber, parseEnv, type Env } from '../../kit/env-parsing.ts'
 import { readSecretFile, Secret } from '../../kit/secret.ts'
 
-const IngestorEnv = z
+export const IngestorEnv = z
   .object({
-    FEED_SOURCE: z.enum(['simulator', 'hermes', 'replay']).default('simulator'),
-    SIM_TICKS_PER_SECOND: envNumber(200),
-    SIM_SEED: envInt(1),
-    /** query parameters (e.g. a provider's ACCESS_TOKEN) and a path prefix are kept */
-    HERMES_URL: z.url().default('https://hermes.pyth.network'),
-    /** the Hermes API key, sent as a Bearer token; never logged */
-    HERMES_API_KEY: z.string().min(1).optional(),
-    /** a file holding the key instead (e.g. a mounted secret) */
-    HERMES_API_KEY_FILE: z.string().min(1).optional(),
-    /** false: Hermes refuses the stream (404) while it names unknown ids, and the source drops them itself */
-    HERMES_IGNORE_INVALID_PRICE_IDS: envBool(true),
-    REPLAY_FILE: z.string().optional(),
-    REPLAY_SPEED: envNumber(1),
-    REPLAY_LOOP: envBool(false),
+    FEED_SOURCE: z
+      .enum(['simulator', 'hermes', 'replay'])
+      .default('simulator')
+      .describe("where prices come from: the seeded simulator, Pyth's Hermes stream, or a recorded file"),
+    SIM_TICKS_PER_SECOND: envNumber(200).describe('simulator quotes per second across all open pairs'),
+    SIM_SEED: envInt(1).describe('simulator seed: the same seed gives the same walk'),
+    HERMES_URL: z
+      .url()
+      .default('https://hermes.pyth.network')
+      .describe(
+        "Hermes base URL when `FEED_SOURCE=hermes`; its path prefix and query parameters (e.g. a provider's `ACCESS_TOKEN`) are kept",
+      ),
+    HERMES_API_KEY: z.string().min(1).optional().describe('Hermes API key, sent as `Authorization: Bearer`; never logged'),
+    HERMES_API_KEY_FILE: z.string().min(1).optional().describe('a file holding only the key instead (e.g. a mounted secret); not both'),
+    HERMES_IGNORE_INVALID_PRICE_IDS: envBool(true).describe(
+      '`false`: Hermes refuses the stream (404) while it names unknown ids, and the feed drops them itself',
+    ),
+    REPLAY_FILE: z.string().optional().describe('JSONL file of recorded price rows; required when `FEED_SOURCE=replay`'),
+    REPLAY_SPEED: envNumber(1).describe('1 as recorded, 10 ten times faster, 0 as fast as possible'),
+    REPLAY_LOOP: envBool(false).describe('start the file again at its end'),
   })
   .refine((config) => config.FEED_SOURCE !== 'replay' || config.REPLAY_FILE, {
     message: 'REPLAY_FILE is required when FEED_SOURCE=replay',

@@ -43,16 +43,19 @@ export interface ChainConfig {
 }
 
 /** A JSON object in a variable, e.g. `{"sponsorshipPolicyId":"sp_…"}`. */
-const JsonObject = z.string().transform((text, context) => {
-  try {
-    const value: unknown = JSON.parse(text)
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>
-  } catch {
-    // reported below
-  }
-  context.addIssue({ code: 'custom', message: 'must be a JSON object' })
-  return z.NEVER
-})
+const JsonObject = z
+  .string()
+  .meta({ check: 'a JSON object' }) // the check below is a transform, which the configuration table cannot read
+  .transform((text, context) => {
+    try {
+      const value: unknown = JSON.parse(text)
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>
+    } catch {
+      // reported below
+    }
+    context.addIssue({ code: 'custom', message: 'must be a JSON object' })
+    return z.NEVER
+  })
 
 /** An EIP-712 struct type name, e.g. `Delegation`. */
 const TypeName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an EIP-712 type name (letters, digits, underscores)')
@@ -63,26 +66,59 @@ export const EnvAddress = z
   .transform((address) => checksum(address)) // ox: the checksum without loading viem at start
 
 /** CHAIN_<id>_* variables of one chain, e.g. CHAIN_42161_RPC_URL. */
-function chainEnvSchema(chainId: ChainId) {
+export function chainEnvSchema(chainId: ChainId) {
   const name = (suffix: string) => `CHAIN_${chainId}_${suffix}`
+  const contract = (what: string) => EnvAddress.describe(`address of ${what}`)
   return z
     .object({
-      [name('RPC_URL')]: z.url(),
-      [name('BUNDLER_URL')]: z.url(),
-      [name('PAYMASTER_URL')]: z.url().optional(),
-      [name('PAYMASTER_CONTEXT')]: JsonObject.optional(),
-      [name('ENTRY_POINT_VERSION')]: z.enum(ENTRY_POINT_VERSIONS).default('0.8'),
-      [name('ENTRY_POINT')]: EnvAddress.optional(),
-      [name('ACCOUNT_FACTORY')]: EnvAddress.optional(),
-      [name('TRADING')]: EnvAddress,
-      [name('TRADING_STORAGE')]: EnvAddress,
-      [name('USDC')]: EnvAddress,
-      [name('WRAPPER')]: EnvAddress,
-      [name('USDC_PERMIT_NAME')]: z.string().min(1).optional(),
-      [name('USDC_PERMIT_VERSION')]: z.string().min(1).optional(),
-      [name('DELEGATION_NAME')]: z.string().min(1).default(SPEC_DELEGATION_DOMAIN.name),
-      [name('DELEGATION_VERSION')]: z.string().min(1).default(SPEC_DELEGATION_DOMAIN.version),
-      [name('DELEGATION_TYPE')]: TypeName.default(SPEC_DELEGATION_DOMAIN.typeName),
+      [name('RPC_URL')]: z.url().describe("the chain's JSON-RPC URL"),
+      [name('BUNDLER_URL')]: z.url().describe('an ERC-4337 bundler serving the EntryPoint'),
+      [name('PAYMASTER_URL')]: z
+        .url()
+        .optional()
+        .describe('an ERC-7677 paymaster that sponsors the user operations; the smart account pays when unset'),
+      [name('PAYMASTER_CONTEXT')]: JsonObject.optional().describe(
+        'a JSON object sent as the `context` of every `pm_*` request (e.g. `{"sponsorshipPolicyId":"sp_…"}`)',
+      ),
+      [name('ENTRY_POINT_VERSION')]: z
+        .enum(ENTRY_POINT_VERSIONS)
+        .default('0.8')
+        .describe('the EntryPoint and SimpleAccount version of the relaying smart account'),
+      [name('ENTRY_POINT')]: EnvAddress.optional().describe(
+        "the EntryPoint the smart account uses; that version's canonical one when unset (must have code: checked at start)",
+      ),
+      [name('ACCOUNT_FACTORY')]: EnvAddress.optional().describe(
+        "the factory that deploys the smart account; that version's canonical SimpleAccountFactory when unset (must have code: checked at start)",
+      ),
+      [name('TRADING')]: contract('the Trading contract'),
+      [name('TRADING_STORAGE')]: contract("TradingStorage, the permit's spender"),
+      [name('USDC')]: contract('the USDC token'),
+      [name('WRAPPER')]: contract('the wrapper, the delegate partners sign for'),
+      [name('USDC_PERMIT_NAME')]: z
+        .string()
+        .min(1)
+        .optional()
+        .describe("EIP-712 domain name of the token's permit, for tokens without `name()`; read from the token when unset"),
+      [name('USDC_PERMIT_VERSION')]: z
+        .string()
+        .min(1)
+        .optional()
+        .describe("EIP-712 domain version of the token's permit, for tokens without `version()`; set with the name, or neither"),
+      [name('DELEGATION_NAME')]: z
+        .string()
+        .min(1)
+        .default(SPEC_DELEGATION_DOMAIN.name)
+        .describe(
+          "the delegation's EIP-712 domain name, as Trading was deployed with it; checked against Trading's `DOMAIN_SEPARATOR()` at start where it has one",
+        ),
+      [name('DELEGATION_VERSION')]: z
+        .string()
+        .min(1)
+        .default(SPEC_DELEGATION_DOMAIN.version)
+        .describe("the delegation's EIP-712 domain version, checked with the name"),
+      [name('DELEGATION_TYPE')]: TypeName.default(SPEC_DELEGATION_DOMAIN.typeName).describe(
+        "the delegation's EIP-712 type name; checked against Trading's `DELEGATION_TYPEHASH()` at start where it has one",
+      ),
     })
     .refine((vars) => (vars[name('USDC_PERMIT_NAME')] === undefined) === (vars[name('USDC_PERMIT_VERSION')] === undefined), {
       message: 'set both or neither',

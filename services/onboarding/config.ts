@@ -6,13 +6,20 @@ import type { DevnetDeployment } from '../venue-contracts/deployment-record.ts'
 import { chainConfigsFromDeployment, chainConfigsFromEnv, EnvAddress, type ChainConfig } from './chain-config.ts'
 import { readDeploymentFile, type EmbeddedChainStarter } from './deployment.ts'
 
-const OnboardingEnv = z.object({
-  /** partner addresses allowed to onboard, comma-separated */
-  ONBOARD_ALLOWLIST: envList().pipe(z.array(EnvAddress)),
-  /** how long POST /v1/onboard waits for the outcome before answering 202 */
-  ONBOARD_DEADLINE_MS: envInt(20_000).pipe(z.number().int().positive()),
-  /** a development-chain deployment (deploy/devnet) instead of CHAIN_<id>_* variables */
-  DEPLOYMENT_FILE: z.string().min(1).optional(),
+export const OnboardingEnv = z.object({
+  ONBOARD_ALLOWLIST: envList()
+    .pipe(z.array(EnvAddress))
+    .describe("partner addresses allowed to onboard (the development chain's demo partner is added when chains come from a deployment)"),
+  ONBOARD_DEADLINE_MS: envInt(20_000)
+    .pipe(z.number().int().positive())
+    .describe('how long `POST /v1/onboard` waits for the terminal outcome before answering 202'),
+  DEPLOYMENT_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'a development-chain deployment (`npm run devnet` writes one) instead of `CHAIN_<id>_*`; with neither, `npm start` starts the chains itself',
+    ),
 })
 
 /** The intake's own variables (the chains are CHAIN_<id>_* or DEPLOYMENT_FILE), checked at start. */

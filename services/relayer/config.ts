@@ -7,29 +7,33 @@ import type { DevnetDeployment } from '../venue-contracts/deployment-record.ts'
 
 const PRIVATE_KEY = /^0x[a-fA-F0-9]{64}$/
 
-const RelayerEnv = z.object({
-  /** owner key of the relayer's smart account; never logged */
+export const RelayerEnv = z.object({
   // checked in relayerKey, not here: a refused value would be echoed in the message
-  RELAYER_PRIVATE_KEY: z.string().optional(),
-  /** a file holding the key instead (e.g. a mounted secret) */
-  RELAYER_PRIVATE_KEY_FILE: z.string().min(1).optional(),
-  /**
-   * Onboardings relayed at once by this process. Alto holds at most 10 unbundled operations per sender by
-   * default; 16 keeps a bundle's worth waiting while the previous bundle is being mined.
-   */
-  RELAYER_CONCURRENCY: envInt(16).pipe(z.number().int().min(1)),
-  /** how long to wait for a sent operation's receipt before the attempt counts as failed (and is resumed) */
-  RELAYER_RECEIPT_TIMEOUT_MS: envInt(60_000).pipe(z.number().int().positive()),
-  /** how often the bundler is asked for a receipt */
-  RELAYER_POLLING_INTERVAL_MS: envInt(250).pipe(z.number().int().positive()),
-  /**
-   * How long a relayer holds a job without renewing its lock (renewed every half of it). With the stalled
-   * check below, the job of a relayer that died is taken up by another within about their sum: 8 s + 3 s.
-   * Shorter risks a live relayer whose event loop stalled for half of it losing its job to another.
-   */
-  RELAYER_LOCK_DURATION_MS: envInt(8000).pipe(z.number().int().min(1000)),
-  /** how often each relayer looks for jobs whose relayer died */
-  RELAYER_STALLED_INTERVAL_MS: envInt(3000).pipe(z.number().int().min(500)),
+  RELAYER_PRIVATE_KEY: z
+    .string()
+    .optional()
+    .describe(
+      "owner key of the service's smart account (0x and 64 hex characters); never logged or returned; a development-chain deployment's test key when unset",
+    ),
+  RELAYER_PRIVATE_KEY_FILE: z.string().min(1).optional().describe('a file holding the key instead (e.g. a mounted secret); not both'),
+  // Alto holds at most 10 unbundled operations per sender by default; 16 keeps a bundle's worth waiting
+  // while the previous bundle is being mined.
+  RELAYER_CONCURRENCY: envInt(16)
+    .pipe(z.number().int().min(1))
+    .describe('onboardings relayed at once by this process, each with its own nonce key'),
+  RELAYER_RECEIPT_TIMEOUT_MS: envInt(60_000)
+    .pipe(z.number().int().positive())
+    .describe("how long to wait for a sent operation's receipt before the attempt counts as failed (and is resumed)"),
+  RELAYER_POLLING_INTERVAL_MS: envInt(250).pipe(z.number().int().positive()).describe('how often the bundler is asked for a receipt'),
+  // Shorter risks a live relayer whose event loop stalled for half of it losing its job to another.
+  RELAYER_LOCK_DURATION_MS: envInt(8000)
+    .pipe(z.number().int().min(1000))
+    .describe(
+      "how long a relayer holds a job without renewing its lock (renewed every half of it); with `RELAYER_STALLED_INTERVAL_MS`, a dead relayer's job is taken up within about their sum (11 s)",
+    ),
+  RELAYER_STALLED_INTERVAL_MS: envInt(3000)
+    .pipe(z.number().int().min(500))
+    .describe('how often each relayer looks for jobs whose relayer died'),
 })
 
 export interface RelayerConfig {

@@ -3,19 +3,27 @@ import { envInt, envList } from '../../kit/env-parsing.ts'
 
 /** The price stream's settings (spec 6 and 8), part of the edge's configuration. Limits are per replica. */
 export const StreamEnv = z.object({
-  /** browser origins allowed to open the stream, e.g. https://app.example.com; `*` allows any */
-  STREAM_ALLOWED_ORIGINS: envList(),
-  STREAM_MAX_CONNECTIONS_PER_IP: envInt(20, { min: 1 }),
-  STREAM_MAX_CONNECTIONS: envInt(500, { min: 1 }),
-  STREAM_UPGRADES_PER_IP_PER_MINUTE: envInt(60, { min: 1 }),
-  STREAM_MESSAGES_PER_SOCKET_PER_MINUTE: envInt(120, { min: 1 }),
-  /** above this many bytes buffered for a client, its ticks are dropped and reported in a `gap` */
-  STREAM_SLOW_CLIENT_BYTES: envInt(1024 * 1024, { min: 16 * 1024 }),
-  STREAM_PING_INTERVAL_MS: envInt(30_000, { min: 1 }),
-  /** how long the fan-out may hold the event loop in one turn before later ticks wait and conflate */
-  STREAM_FANOUT_SLICE_MS: envInt(20, { min: 0 }),
-  /** on shutdown, how long to wait for buffered frames to reach clients before closing with 1001 */
-  STREAM_DRAIN_TIMEOUT_MS: envInt(5_000, { min: 0 }),
+  STREAM_ALLOWED_ORIGINS: envList().describe(
+    "browser origins allowed to open the stream and answered with CORS by REST, besides the service's own, e.g. https://app.example.com; `*` allows any",
+  ),
+  STREAM_MAX_CONNECTIONS_PER_IP: envInt(20, { min: 1 }).describe('stream connections per client IP and replica; the next upgrade gets 429'),
+  STREAM_MAX_CONNECTIONS: envInt(500, { min: 1 }).describe('stream connections per replica; the next upgrade gets 503'),
+  STREAM_UPGRADES_PER_IP_PER_MINUTE: envInt(60, { min: 1 }).describe(
+    'stream upgrades per client IP and minute, per replica; the next gets 429',
+  ),
+  STREAM_MESSAGES_PER_SOCKET_PER_MINUTE: envInt(120, { min: 1 }).describe(
+    'client messages per socket and minute; the next gets an `error` frame `rate_limited`',
+  ),
+  STREAM_SLOW_CLIENT_BYTES: envInt(1024 * 1024, { min: 16 * 1024 }).describe(
+    'above this many bytes buffered for a socket, its ticks are dropped and counted for its next `gap`',
+  ),
+  STREAM_PING_INTERVAL_MS: envInt(30_000, { min: 1 }).describe('heartbeat; a socket with no pong since the previous ping is terminated'),
+  STREAM_FANOUT_SLICE_MS: envInt(20, { min: 0 }).describe(
+    'how long fan-out may hold the event loop in one turn before later ticks of that turn wait and conflate',
+  ),
+  STREAM_DRAIN_TIMEOUT_MS: envInt(5_000, { min: 0 }).describe(
+    'on shutdown, how long buffered frames may take to reach clients before every socket is closed with 1001',
+  ),
 })
 
 export type StreamConfig = z.infer<typeof StreamEnv> & {
