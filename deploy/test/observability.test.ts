@@ -11,7 +11,7 @@ import { startServiceProcess } from '../../test/support/service-process.ts'
 const file = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url))
 const RULES = file('prometheus/alert-rules.yml')
 const DASHBOARD = file('grafana/venue-gateway-dashboard.json')
-const README = fileURLToPath(new URL('../../README.md', import.meta.url))
+const RUNBOOK = fileURLToPath(new URL('../../docs/operations.md', import.meta.url))
 const promtool = (...args: string[]) => promisify(execFile)('promtool', args, { cwd: file('prometheus') })
 
 const rulesText = readFileSync(RULES, 'utf8')
@@ -37,11 +37,11 @@ t.test('promtool checks the rules and their unit tests pass', async (t) => {
   ])
 })
 
-t.test('every alert has a runbook section in the README', async (t) => {
-  const readme = readFileSync(README, 'utf8')
+t.test('every alert has a runbook section in docs/operations.md', async (t) => {
+  const runbook = readFileSync(RUNBOOK, 'utf8')
   for (const name of alertNames) {
-    t.ok(readme.includes(`\n#### ${name}\n`), `runbook for ${name}`)
-    t.ok(rulesText.includes(`runbook: 'README.md#${name.toLowerCase()}'`), `${name} links to it`)
+    t.ok(runbook.includes(`\n### ${name}\n`), `runbook for ${name}`)
+    t.ok(rulesText.includes(`runbook: 'docs/operations.md#${name.toLowerCase()}'`), `${name} links to it`)
   }
 })
 
