@@ -65,7 +65,7 @@ const server = createHttpServer({
   resolveClientIp: clientIpResolver([]),
   bodyLimitBytes: 65_536,
 })
-server.addRoutes(onboardingRoutes(Promise.resolve({ config, chains: clients, support, queue })))
+server.addRoutes(onboardingRoutes(Promise.resolve({ config, chains: clients, support, queue }), { readyWithinMs: config.deadlineMs }))
 const target = `http://127.0.0.1:${await server.listen('127.0.0.1', 0)}`
 
 const rows: Array<Record<string, string | number>> = []

@@ -1,3 +1,4 @@
+import { awaitedLater } from '../kit/deferred-start.ts'
 import type { Env } from '../kit/env-parsing.ts'
 import { ServiceError } from '../kit/errors.ts'
 import { createRootLogger, type Logger } from '../kit/logger.ts'
@@ -63,21 +64,22 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
   // up; the intake's requests wait for them.
   let pricesUp!: () => void
   const afterPrices = new Promise<void>((resolve) => (pricesUp = resolve))
+  // awaited below, after the edge is up (awaitedLater keeps a failure before then from counting as unhandled)
   const onboarding =
     config.ONBOARDING_ENABLED && (roles.includes('edge') || roles.includes('relayer'))
-      ? afterPrices.then(async () => {
-          const { openOnboardingResources } = await import('./onboarding/onboarding-resources.ts')
-          return openOnboardingResources({
-            env,
-            redis,
-            namespace: config.BUS_NAMESPACE,
-            logger: log,
-            startEmbeddedChains: options.startEmbeddedChains,
-          })
-        })
+      ? awaitedLater(
+          afterPrices.then(async () => {
+            const { openOnboardingResources } = await import('./onboarding/onboarding-resources.ts')
+            return openOnboardingResources({
+              env,
+              redis,
+              namespace: config.BUS_NAMESPACE,
+              logger: log,
+              startEmbeddedChains: options.startEmbeddedChains,
+            })
+          }),
+        )
       : undefined
-  // awaited below, after the edge is up; this keeps a failure before then from counting as unhandled
-  onboarding?.catch(() => undefined)
   if (onboarding)
     stoppers.push(() =>
       onboarding.then(

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
-import { pino } from 'pino'
 import t from 'tap'
 import { bullmqJobQueue } from '../bullmq-job-queue.ts'
 import { startRedis } from '../../test/support/servers.ts'
 import { jobQueueContract } from './job-queue-contract.ts'
+import { silentLogger } from '../../test/support/silent-logger.ts'
 
 const redisServer = await startRedis()
 const redis = new Redis(redisServer.url, { maxRetriesPerRequest: null })
@@ -12,7 +12,7 @@ t.teardown(async () => {
   await redis.quit()
   await redisServer.dispose()
 })
-const logger = pino({ level: 'silent' })
+const logger = silentLogger()
 const prefixes = new WeakMap<object, string>()
 
 jobQueueContract(t, async (options, shareWith) => {

@@ -1,13 +1,13 @@
 import t from 'tap'
-import { pino } from 'pino'
 import { randomUUID } from 'node:crypto'
 import { natsPriceBus } from '../nats-price-bus.ts'
 import { startNats } from '../../test/support/servers.ts'
 import { priceBusContract } from './price-bus-contract.ts'
+import { silentLogger } from '../../test/support/silent-logger.ts'
 
 const nats = await startNats()
 t.teardown(() => nats.dispose())
-const logger = pino({ level: 'silent' })
+const logger = silentLogger()
 
 priceBusContract(t, async () => {
   // a fresh namespace per test: no test sees another's subjects or bucket

@@ -1,10 +1,10 @@
 import t from 'tap'
-import { pino } from 'pino'
 import { randomUUID } from 'node:crypto'
 import { natsPriceBus } from '../nats-price-bus.ts'
 import { openPriceReader } from '../price-reader.ts'
 import { priceRow, rowBytes } from '../../test/support/price-rows.ts'
 import { startNats } from '../../test/support/servers.ts'
+import { silentLogger } from '../../test/support/silent-logger.ts'
 
 const nats = await startNats()
 t.teardown(() => nats.dispose())
@@ -15,7 +15,7 @@ t.test('a reader without the edge gets every tick of its pairs and the latest ro
     servers: nats.url,
     namespace,
     name: 'ingestor',
-    logger: pino({ level: 'silent' }),
+    logger: silentLogger(),
     latestWriteIntervalMs: 20,
   })
   t.teardown(() => bus.close())

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis'
 import type { Env } from '../../kit/env-parsing.ts'
+import { awaitedLater } from '../../kit/deferred-start.ts'
 import { ServiceError } from '../../kit/errors.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
@@ -22,6 +23,7 @@ import { createIndexerClient } from '../indexer/indexer-client.ts'
 import { marketHoursRoutes } from '../market-hours/routes.ts'
 import { pageRoutes } from '../pages/routes.ts'
 import { apiDocumentRoutes, asyncApiDocument } from './api-document-routes.ts'
+import { onboardingEnv } from '../onboarding/config.ts'
 import { onboardingRoutes } from '../onboarding/onboard-routes.ts'
 import type { OnboardingResources } from '../onboarding/onboarding-resources.ts'
 import { portfolioRoutes } from '../portfolio/routes.ts'
@@ -89,6 +91,7 @@ export async function startEdgeFeatures(deps: {
                 throw new ServiceError('internal', 'onboarding is unavailable: its chains could not be set up at start', { cause: error })
               },
             ),
+            { readyWithinMs: onboardingEnv(deps.env).ONBOARD_DEADLINE_MS },
           )
         : []),
     ],
@@ -101,13 +104,12 @@ export async function startEdgeFeatures(deps: {
 
 /** The stand-in's URLs once it is up; reads fail with 502 if it could not start. */
 function standinUrlsOnceStarted(standin: Promise<EmbeddedIndexedSource | undefined>): Promise<IndexerUrls> {
-  const urls = standin.then((started) => {
-    if (!started) throw new ServiceError('upstream_unavailable', 'the embedded indexed source did not start')
-    return started.urls
-  })
-  // reads await it; until one does, a failed start must not count as an unhandled rejection
-  urls.catch(() => undefined)
-  return urls
+  return awaitedLater(
+    standin.then((started) => {
+      if (!started) throw new ServiceError('upstream_unavailable', 'the embedded indexed source did not start')
+      return started.urls
+    }),
+  )
 }
 
 function logIndexerUrls(log: Logger, urls: IndexerUrls, message: string): void {

@@ -1,10 +1,11 @@
 import { ServiceError } from '../../kit/errors.ts'
-import type { RequestContext } from '../http/request-context.ts'
+import type { Logger } from '../../kit/logger.ts'
+import type { OnboardRequest } from '../../schemas/onboarding.ts'
 import type { ChainsSupport } from './chain-checks.ts'
 import type { ChainClients } from './chain-clients.ts'
 import type { OnboardingConfig } from './config.ts'
 import { replyForOnboarding } from './onboard-replies.ts'
-import { parseOnboardRequest } from './onboard-request.ts'
+import { checkServedHere } from './onboard-request.ts'
 import { onboardingJobId, type OnboardingQueue } from './relay-job.ts'
 import { checkSignatures } from './signature-checks.ts'
 import { inSpan, SpanKind, traceCarrier } from '../../kit/tracing.ts'
@@ -18,12 +19,15 @@ export interface OnboardingRouteDeps {
   queue: OnboardingQueue
 }
 
-/** What the onboarding routes answer with, once their dependencies are ready (see onboard-routes.ts). */
+/**
+ * What the onboarding routes answer with once their dependencies are ready (see onboard-routes.ts), for a
+ * body that has already passed the schema.
+ */
 export function onboardingIntake({ config, chains, support, queue }: OnboardingRouteDeps) {
   const chainConfigs = new Map(config.chains.map((chain) => [chain.chainId, chain]))
 
-  const intake = async ({ body, log }: RequestContext) => {
-    const request = parseOnboardRequest(body, chainConfigs, support)
+  const intake = async (request: OnboardRequest, log: Logger) => {
+    checkServedHere(request, chainConfigs, support)
     // the allowlist needs no chain: a stranger is refused even while a chain is unreachable
     if (!config.allowlist.has(request.partner.toLowerCase())) {
       throw new ServiceError('forbidden', 'partner is not an allowlisted partner', { details: { partner: request.partner } })
@@ -50,7 +54,7 @@ export function onboardingIntake({ config, chains, support, queue }: OnboardingR
   }
 
   return {
-    post: (context: RequestContext) => inSpan('onboarding intake', { kind: SpanKind.SERVER }, () => intake(context)),
+    post: (request: OnboardRequest, log: Logger) => inSpan('onboarding intake', { kind: SpanKind.SERVER }, () => intake(request, log)),
     async get(id: string) {
       const record = await queue.get(id)
       if (!record) throw new ServiceError('not_found', 'no such onboarding (outcomes are kept for a day)', { details: { id } })

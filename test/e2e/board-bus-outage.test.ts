@@ -3,11 +3,11 @@
 // degraded, and clears it and re-reads every price when the bus returns.
 import t from 'tap'
 import { randomUUID } from 'node:crypto'
-import { pino } from 'pino'
 import { runRoles } from '../../services/run-roles.ts'
 import { artifactPath, launchChromium } from '../support/browser.ts'
 import { freePort, startNats } from '../support/servers.ts'
 import { WITH_EMBEDDED_INDEXER } from '../support/embedded-indexer.ts'
+import { silentLogger } from '../support/silent-logger.ts'
 
 /** the board checks the status every 5 s; the edge says degraded within a fraction of a second */
 const BANNER_DEADLINE_MS = 12_000
@@ -29,7 +29,7 @@ const service = await runRoles(
     NATS_URL: nats.url,
     BUS_NAMESPACE: `board${randomUUID().slice(0, 8)}`,
   },
-  pino({ level: 'silent' }),
+  silentLogger(),
   WITH_EMBEDDED_INDEXER,
 )
 t.teardown(() => service.stop())

@@ -2,13 +2,13 @@
 // called from a page of another origin (CORS).
 import t from 'tap'
 import { createServer } from 'node:http'
-import { pino } from 'pino'
 import type { Page } from 'playwright-core'
 import { buildOpenApiDocument } from '../../schemas/openapi.ts'
 import { runRoles, type RunningRoles } from '../../services/run-roles.ts'
 import { artifactPath, launchChromium } from '../support/browser.ts'
 import { freePort } from '../support/servers.ts'
 import { WITH_EMBEDDED_INDEXER } from '../support/embedded-indexer.ts'
+import { silentLogger } from '../support/silent-logger.ts'
 
 const browser = await launchChromium()
 t.teardown(() => browser.close())
@@ -19,7 +19,7 @@ const base = `http://127.0.0.1:${port}`
 const start = () =>
   runRoles(
     { PORT: String(port), HOST: '127.0.0.1', ONBOARDING_ENABLED: 'false', STREAM_ALLOWED_ORIGINS: otherOrigin },
-    pino({ level: 'silent' }),
+    silentLogger(),
     WITH_EMBEDDED_INDEXER,
   )
 let service: RunningRoles = await start()

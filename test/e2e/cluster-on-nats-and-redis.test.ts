@@ -17,8 +17,8 @@ import { waitFor } from '../support/wait.ts'
 import { priceRow, rowBytes } from '../support/price-rows.ts'
 import { natsPriceBus } from '../../bus/nats-price-bus.ts'
 import { PAIRS } from '../../schemas/pairs.ts'
-import { pino } from 'pino'
 import { devnetForFile } from '../support/shared-devnet.ts'
+import { silentLogger } from '../support/silent-logger.ts'
 
 const [nats, redis, devnet] = await Promise.all([startNats(), startRedis(), devnetForFile(import.meta.url, { chainIds: [42161] })])
 t.teardown(async () => {
@@ -84,7 +84,7 @@ t.test('both replicas serve the same snapshot', async (t) => {
     servers: nats.url,
     namespace: shared.BUS_NAMESPACE,
     name: 'cluster-test',
-    logger: pino({ level: 'silent' }),
+    logger: silentLogger(),
   })
   t.teardown(() => publisher.close())
   const published = PAIRS.map((pair, index) => priceRow(pair.symbol, { mid: 1000 + index, bid: 999 + index, ask: 1001 + index }))

@@ -3,7 +3,6 @@
 import t from 'tap'
 import { Ajv } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
-import { pino } from 'pino'
 import { createMetrics } from '../../kit/metrics.ts'
 import { buildOpenApiDocument } from '../../schemas/openapi.ts'
 import { asyncApiDocument } from '../../services/edge/api-document-routes.ts'
@@ -12,6 +11,7 @@ import { startTestEdge } from '../support/edge-harness.ts'
 import { bulkyRowBytes } from '../support/price-rows.ts'
 import { RawStreamClient } from '../support/raw-ws.ts'
 import { openStream, publishUntilLagging } from '../support/stream-clients.ts'
+import { silentLogger } from '../support/silent-logger.ts'
 
 const openApi = JSON.parse(JSON.stringify(buildOpenApiDocument()))
 const asyncApi = JSON.parse(JSON.stringify(asyncApiDocument()))
@@ -56,7 +56,7 @@ t.test('live rows, frames and error bodies fit the OpenAPI and AsyncAPI document
   const ingestor = startIngestorRole({
     env: { SIM_TICKS_PER_SECOND: '400' },
     bus: edge.bus,
-    logger: pino({ level: 'silent' }),
+    logger: silentLogger(),
     metrics: createMetrics(),
   })
   t.teardown(() => ingestor.stop())

@@ -4,13 +4,13 @@
 import t from 'tap'
 import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { pino } from 'pino'
 import { natsPriceBus } from '../../bus/nats-price-bus.ts'
 import { priceRow, rowBytes } from '../support/price-rows.ts'
 import { freePort, startNats } from '../support/servers.ts'
 import { startServiceProcess } from '../support/service-process.ts'
 import { openStream } from '../support/stream-clients.ts'
 import { waitFor } from '../support/wait.ts'
+import { silentLogger } from '../support/silent-logger.ts'
 
 const nats = await startNats()
 t.teardown(() => nats.dispose())
@@ -65,7 +65,7 @@ t.test('two edge workers on one port: connections on both, each with every tick 
     'every connection is held by one of them',
   )
 
-  const publisher = await natsPriceBus({ servers: nats.url, namespace, name: 'e2e-publisher', logger: pino({ level: 'silent' }) })
+  const publisher = await natsPriceBus({ servers: nats.url, namespace, name: 'e2e-publisher', logger: silentLogger() })
   t.teardown(() => publisher.close())
   const published: Record<string, number[]> = Object.fromEntries(pairs.map((pair) => [pair, []]))
   for (let index = 0; index < 60; index++) {

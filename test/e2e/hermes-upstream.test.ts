@@ -14,6 +14,7 @@ import { HermesTestServer } from '../support/hermes/hermes-server.ts'
 import { readJson } from '../support/http.ts'
 import { START_DEADLINE_MS, waitFor } from '../support/wait.ts'
 import { WITH_EMBEDDED_INDEXER } from '../support/embedded-indexer.ts'
+import { silentLogger } from '../support/silent-logger.ts'
 
 const KEY = 'e2e-hermes-key-90af'
 const EUR = feedIdFor('EUR-USD')
@@ -73,7 +74,7 @@ t.test('with the key from a file: prices flow; an unknown feed is named on /read
 
   const service = await runRoles(
     { ...BASE_ENV, HERMES_URL: hermes.url, HERMES_API_KEY_FILE: keyFile },
-    pino({ level: 'silent' }),
+    silentLogger(),
     WITH_EMBEDDED_INDEXER,
   )
   t.teardown(() => service.stop())

@@ -5,7 +5,6 @@ import createClient from 'openapi-fetch'
 import { readFileSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pino } from 'pino'
 import { maxUint256 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { paths } from '../../client/src/api-types.ts'
@@ -19,6 +18,7 @@ import { devnetChain } from '../support/devnet-chain.ts'
 import { waitFor } from '../support/wait.ts'
 import { devnetForFile } from '../support/shared-devnet.ts'
 import { WITH_EMBEDDED_INDEXER } from '../support/embedded-indexer.ts'
+import { silentLogger } from '../support/silent-logger.ts'
 
 const document = buildOpenApiDocument()
 /** the document as clients download it */
@@ -44,7 +44,7 @@ t.test('a typed client calls every REST endpoint of a running service; each answ
   await writeDeployment(devnet, deploymentFile)
   const service = await runRoles(
     { PORT: '0', HOST: '127.0.0.1', DEPLOYMENT_FILE: deploymentFile, ONBOARD_DEADLINE_MS: '30000' },
-    pino({ level: 'silent' }),
+    silentLogger(),
     WITH_EMBEDDED_INDEXER,
   )
   t.teardown(() => service.stop())

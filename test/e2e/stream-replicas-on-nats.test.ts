@@ -1,11 +1,11 @@
 import t from 'tap'
 import { randomUUID } from 'node:crypto'
-import { pino } from 'pino'
 import { natsPriceBus } from '../../bus/nats-price-bus.ts'
 import { priceRow, rowBytes } from '../support/price-rows.ts'
 import { freePort, startNats } from '../support/servers.ts'
 import { startServiceProcess } from '../support/service-process.ts'
 import { openStream } from '../support/stream-clients.ts'
+import { silentLogger } from '../support/silent-logger.ts'
 
 const nats = await startNats()
 t.teardown(() => nats.dispose())
@@ -35,7 +35,7 @@ t.test('two edge replicas on one NATS stream the same rows in the same order per
     servers: nats.url,
     namespace: shared.BUS_NAMESPACE,
     name: 'e2e-publisher',
-    logger: pino({ level: 'silent' }),
+    logger: silentLogger(),
   })
   t.teardown(() => publisher.close())
   const published: Record<string, number[]> = { 'BTC-USD': [], 'ETH-USD': [], 'XAU-USD': [] }

@@ -1,7 +1,6 @@
 // The upstream feed goes away and comes back: /v1/status follows it, and a reference stream client
 // connected throughout sees prices flow again, without reconnecting or restarting anything.
 import t from 'tap'
-import { pino } from 'pino'
 import { nodeSocket } from '../../client/src/node.ts'
 import { PriceStreamClient } from '../../client/src/price-stream-client.ts'
 import { FEED_IDS, feedIdFor } from '../../services/ingestor/feed-ids.ts'
@@ -10,6 +9,7 @@ import { HermesTestServer } from '../support/hermes/hermes-server.ts'
 import { readJson } from '../support/http.ts'
 import { waitFor } from '../support/wait.ts'
 import { WITH_EMBEDDED_INDEXER } from '../support/embedded-indexer.ts'
+import { silentLogger } from '../support/silent-logger.ts'
 
 t.test('status follows the upstream feed; the stream resumes', async (t) => {
   // one slot every 50 ms, each carrying every feed; BTC's price moves every slot while the upstream is up
@@ -29,7 +29,7 @@ t.test('status follows the upstream feed; the stream resumes', async (t) => {
       ONBOARDING_ENABLED: 'false',
       RATE_LIMITS_ENABLED: 'false',
     },
-    pino({ level: 'silent' }),
+    silentLogger(),
     WITH_EMBEDDED_INDEXER,
   )
   t.teardown(() => service.stop())

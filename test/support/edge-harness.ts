@@ -1,10 +1,10 @@
 import type { Redis } from 'ioredis'
-import { pino } from 'pino'
 import type { Env } from '../../kit/env-parsing.ts'
 import { inProcessPriceBus } from '../../bus/in-process-price-bus.ts'
 import { createMetrics, type Metrics } from '../../kit/metrics.ts'
 import type { PriceBus } from '../../bus/price-bus.ts'
 import { startEdge } from '../../services/edge/edge.ts'
+import { silentLogger } from './silent-logger.ts'
 
 export interface TestEdge {
   baseUrl: string
@@ -23,7 +23,7 @@ export async function startTestEdge(options: { env?: Env; bus?: PriceBus; redis?
     env: { HOST: '127.0.0.1', PORT: '0', ...options.env },
     bus,
     redis: options.redis,
-    logger: pino({ level: 'silent' }),
+    logger: silentLogger(),
     metrics,
   })
   return {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Redis } from 'ioredis'
-import { pino, type Logger } from 'pino'
+import { type Logger } from 'pino'
 import type { Address } from 'viem'
 import { createMetrics } from '../../kit/metrics.ts'
 import type { DevnetDeployment } from '../../services/venue-contracts/deployment-record.ts'
@@ -13,6 +13,7 @@ import { createOnboardingQueue, type OnboardingQueue } from '../../services/onbo
 import { relayerConfig } from '../../services/relayer/config.ts'
 import { startRelayer, type Relayer } from '../../services/relayer/relayer.ts'
 import { serveRoutes } from './route-server.ts'
+import { silentLogger } from './silent-logger.ts'
 
 export interface OnboardingStackOptions {
   deployment: DevnetDeployment
@@ -41,7 +42,7 @@ export interface OnboardingStack {
 }
 
 export async function startOnboardingStack(options: OnboardingStackOptions): Promise<OnboardingStack> {
-  const logger = options.logger ?? pino({ level: 'silent' })
+  const logger = options.logger ?? silentLogger()
   const namespace = options.namespace ?? `t${randomUUID().slice(0, 8)}`
   const env = { ONBOARD_ALLOWLIST: options.allowlist.join(','), ONBOARD_DEADLINE_MS: String(options.deadlineMs ?? 20_000) }
   const parsed = onboardingConfig(env, options.deployment)
@@ -52,7 +53,9 @@ export async function startOnboardingStack(options: OnboardingStackOptions): Pro
     throw error
   })
   const queue = createOnboardingQueue({ redis: options.redis, namespace, backoffMs: 100, logger })
-  const server = await serveRoutes(onboardingRoutes(Promise.resolve({ config, chains: clients, support: checks.support, queue })))
+  const server = await serveRoutes(
+    onboardingRoutes(Promise.resolve({ config, chains: clients, support: checks.support, queue }), { readyWithinMs: config.deadlineMs }),
+  )
   const relayers: Relayer[] = []
   const start = () => {
     const relayer = startRelayer({

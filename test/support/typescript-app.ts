@@ -5,9 +5,9 @@ import { writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { pino } from 'pino'
 import { runRoles } from '../../services/run-roles.ts'
 import { WITH_EMBEDDED_INDEXER } from './embedded-indexer.ts'
+import { silentLogger } from './silent-logger.ts'
 
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc')
 
@@ -36,10 +36,6 @@ export async function compileTypeScript(project: string): Promise<string> {
 
 /** Every role in this process on the embedded defaults, without onboarding (no chain); quiet. */
 export async function startEmbeddedService(): Promise<{ baseUrl: string; stop(): Promise<void> }> {
-  const service = await runRoles(
-    { PORT: '0', HOST: '127.0.0.1', ONBOARDING_ENABLED: 'false' },
-    pino({ level: 'silent' }),
-    WITH_EMBEDDED_INDEXER,
-  )
+  const service = await runRoles({ PORT: '0', HOST: '127.0.0.1', ONBOARDING_ENABLED: 'false' }, silentLogger(), WITH_EMBEDDED_INDEXER)
   return { baseUrl: `http://127.0.0.1:${service.port}`, stop: () => service.stop() }
 }

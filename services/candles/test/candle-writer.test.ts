@@ -3,7 +3,6 @@
 import t, { type Test } from 'tap'
 import { Redis } from 'ioredis'
 import { randomUUID } from 'node:crypto'
-import { pino } from 'pino'
 import { inProcessPriceBus } from '../../../bus/in-process-price-bus.ts'
 import { createMetrics, type Metrics } from '../../../kit/metrics.ts'
 import { priceRow, rowBytes } from '../../../test/support/price-rows.ts'
@@ -14,8 +13,9 @@ import { redisCandleStore } from '../redis-candle-store.ts'
 import type { Candle } from '../candle.ts'
 import { startCandleWriter, type CandleWriter } from '../candle-writer.ts'
 import type { CandleStore } from '../candle-store.ts'
+import { silentLogger } from '../../../test/support/silent-logger.ts'
 
-const logger = pino({ level: 'silent' })
+const logger = silentLogger()
 /** Monday 2026-03-02 00:00 UTC. */
 const DAY = Date.UTC(2026, 2, 2) / 1000
 const ALL = [0, 4_000_000_000] as const

@@ -8,7 +8,6 @@ import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pino } from 'pino'
 import { createMetrics, type Metrics } from '../../../kit/metrics.ts'
 import { natsPriceBus } from '../../../bus/nats-price-bus.ts'
 import { OHLC_RESOLUTIONS, type OhlcCandle, type OhlcResolution } from '../../../schemas/ohlc.ts'
@@ -24,8 +23,9 @@ import { startCandleWriter } from '../candle-writer.ts'
 import { redisCandleStore } from '../redis-candle-store.ts'
 import { ohlcRoutes } from '../routes.ts'
 import { TICKS_FROM, TICKS_UNTIL, writeTickFile, type RecordedTick } from './fixtures/tick-file.ts'
+import { silentLogger } from '../../../test/support/silent-logger.ts'
 
-const logger = pino({ level: 'silent' })
+const logger = silentLogger()
 const [nats, redisServer] = await Promise.all([startNats(), startRedis()])
 t.teardown(() => Promise.all([nats.dispose(), redisServer.dispose()]))
 const dir = mkdtempSync(join(tmpdir(), 'candles-'))

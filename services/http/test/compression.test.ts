@@ -2,9 +2,8 @@
 
 import t, { type Test } from 'tap'
 import { request, type IncomingHttpHeaders } from 'node:http'
-import { pino } from 'pino'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
-import { createMetrics, type Metrics } from '../../../kit/metrics.ts'
+import type { Metrics } from '../../../kit/metrics.ts'
 import { PAIRS } from '../../../schemas/pairs.ts'
 import { startTestEdge } from '../../../test/support/edge-harness.ts'
 import { priceRow, rowBytes } from '../../../test/support/price-rows.ts'
@@ -12,9 +11,10 @@ import { waitFor } from '../../../test/support/wait.ts'
 import type { IndexerClient } from '../../indexer/indexer-client.ts'
 import { marketHoursRoutes } from '../../market-hours/routes.ts'
 import { portfolioRoutes } from '../../portfolio/routes.ts'
-import { clientIpResolver } from '../client-ip.ts'
-import { createHttpServer } from '../http-server.ts'
+import type { Route } from '../http-server.ts'
 import { createRateLimits } from '../rate-limits.ts'
+import { serveRoutes } from '../../../test/support/route-server.ts'
+import { silentLogger } from '../../../test/support/silent-logger.ts'
 
 interface RawResponse {
   status: number
@@ -128,20 +128,10 @@ t.test('a small answer goes out uncompressed, still with Vary', async (t) => {
 })
 
 /** Routes on the HTTP kit with limits lifted, and the metrics they count into. */
-async function serve(t: Test, routes: Parameters<ReturnType<typeof createHttpServer>['addRoutes']>[0]) {
-  const logger = pino({ level: 'silent' })
-  const metrics = createMetrics()
-  const server = createHttpServer({
-    logger,
-    metrics,
-    rateLimits: createRateLimits({ logger, enabled: false }),
-    resolveClientIp: clientIpResolver([]),
-    bodyLimitBytes: 1024,
-  })
-  server.addRoutes(routes)
-  const port = await server.listen('127.0.0.1', 0)
+async function serve(t: Test, routes: Route[]) {
+  const server = await serveRoutes(routes, { rateLimits: createRateLimits({ logger: silentLogger(), enabled: false }) })
   t.teardown(() => server.close())
-  return { base: `http://127.0.0.1:${port}`, metrics }
+  return { base: server.baseUrl, metrics: server.metrics }
 }
 
 t.test('GET /v1/market-hours: an ETag per coding, 304 for it, one compression per answer', async (t) => {

@@ -1,26 +1,17 @@
 import t from 'tap'
 import { request } from 'node:http'
-import { pino } from 'pino'
-import { createMetrics } from '../../../kit/metrics.ts'
-import { createHttpServer } from '../http-server.ts'
 import { originAllowlist } from '../origin-allowlist.ts'
-import { createRateLimits } from '../rate-limits.ts'
 import { jsonReply } from '../reply.ts'
+import { serveRoutes } from '../../../test/support/route-server.ts'
 
-const logger = pino({ level: 'silent' })
-const server = createHttpServer({
-  logger,
-  metrics: createMetrics(),
-  rateLimits: createRateLimits({ logger }),
-  resolveClientIp: (peer) => peer,
-  bodyLimitBytes: 1024,
-  allowedOrigins: originAllowlist(['https://app.example.com']),
-})
-server.addRoutes([
-  { method: 'GET', path: '/t/item/:id', budget: 'onboard', handle: ({ params }) => jsonReply(200, { id: params.id }) },
-  { method: 'POST', path: '/t/item/:id', budget: 'onboard', handle: () => jsonReply(201, {}) },
-])
-const port = await server.listen('127.0.0.1', 0)
+const server = await serveRoutes(
+  [
+    { method: 'GET', path: '/t/item/:id', budget: 'onboard', handle: ({ params }) => jsonReply(200, { id: params.id }) },
+    { method: 'POST', path: '/t/item/:id', budget: 'onboard', handle: () => jsonReply(201, {}) },
+  ],
+  { resolveClientIp: (peer) => peer, allowedOrigins: originAllowlist(['https://app.example.com']) },
+)
+const port = server.port
 t.teardown(() => server.close())
 
 interface Answer {

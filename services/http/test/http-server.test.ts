@@ -1,6 +1,5 @@
 import t from 'tap'
 import { readJson } from '../../../test/support/http.ts'
-import { pino } from 'pino'
 import { request } from 'node:http'
 import { z } from 'zod'
 import { ServiceError } from '../../../kit/errors.ts'
@@ -10,8 +9,9 @@ import { createHttpServer } from '../http-server.ts'
 import { createRateLimits } from '../rate-limits.ts'
 import { jsonReply } from '../reply.ts'
 import { rawExchange } from '../../../test/support/raw-http.ts'
+import { silentLogger } from '../../../test/support/silent-logger.ts'
 
-const logger = pino({ level: 'silent' })
+const logger = silentLogger()
 const server = createHttpServer({
   logger,
   metrics: createMetrics(),

@@ -1,18 +1,17 @@
 import t from 'tap'
 import { Redis } from 'ioredis'
 import { randomUUID } from 'node:crypto'
-import { pino } from 'pino'
 import { startRedis } from '../../../test/support/servers.ts'
-import { createMetrics } from '../../../kit/metrics.ts'
-import { createHttpServer } from '../http-server.ts'
 import { createRateLimits } from '../rate-limits.ts'
 import { jsonReply } from '../reply.ts'
+import { silentLogger } from '../../../test/support/silent-logger.ts'
+import { serveRoutes } from '../../../test/support/route-server.ts'
 
 const redisServer = await startRedis()
 t.teardown(() => redisServer.dispose())
 
 t.test('two replicas on one Redis draw on one budget per IP', async (t) => {
-  const logger = pino({ level: 'silent' })
+  const logger = silentLogger()
   const keyPrefix = `t-${randomUUID()}`
   const clients = [new Redis(redisServer.url), new Redis(redisServer.url)]
   t.teardown(() => Promise.all(clients.map((client) => client.quit())))
@@ -36,7 +35,7 @@ t.test('two replicas on one Redis draw on one budget per IP', async (t) => {
 })
 
 t.test('with Redis gone, each replica falls back to its own memory budget', async (t) => {
-  const logger = pino({ level: 'silent' })
+  const logger = silentLogger()
   const redis = new Redis(`redis://127.0.0.1:1`, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false })
   redis.on('error', () => {})
   t.teardown(() => redis.disconnect())
@@ -47,21 +46,14 @@ t.test('with Redis gone, each replica falls back to its own memory budget', asyn
 })
 
 t.test('a POST body is read whole while its budget is checked in Redis', async (t) => {
-  const logger = pino({ level: 'silent' })
   const redis = new Redis(redisServer.url)
   t.teardown(() => redis.quit())
   await new Promise((resolve) => redis.once('ready', resolve))
-  const server = createHttpServer({
-    logger,
-    metrics: createMetrics(),
-    rateLimits: createRateLimits({ redis, keyPrefix: `t-${randomUUID()}`, logger }),
-    resolveClientIp: (peer) => peer,
-    bodyLimitBytes: 1024,
-  })
-  server.addRoutes([
-    { method: 'POST', path: '/t/echo', budget: 'onboard', handle: ({ body }) => jsonReply(200, { echoed: body.toString() }) },
-  ])
-  const port = await server.listen('127.0.0.1', 0)
+  const server = await serveRoutes(
+    [{ method: 'POST', path: '/t/echo', budget: 'onboard', handle: ({ body }) => jsonReply(200, { echoed: body.toString() }) }],
+    { rateLimits: createRateLimits({ redis, keyPrefix: `t-${randomUUID()}`, logger: silentLogger() }), resolveClientIp: (peer) => peer },
+  )
+  const port = server.port
   t.teardown(() => server.close())
   const response = await fetch(`http://127.0.0.1:${port}/t/echo`, { method: 'POST', body: 'hello', signal: AbortSignal.timeout(5000) })
   t.equal(response.status, 200)

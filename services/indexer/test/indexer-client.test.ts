@@ -2,11 +2,11 @@
 // upstream request, answers are converted, and the source's health shows in the metrics.
 
 import t from 'tap'
-import { pino } from 'pino'
 import { createMetrics } from '../../../kit/metrics.ts'
 import { DEMO_TRADER, LAG_SECONDS } from '../../../standins/subgraph/index.ts'
 import { createIndexerClient } from '../indexer-client.ts'
 import { startGateway } from './fixtures/gateway.ts'
+import { silentLogger } from '../../../test/support/silent-logger.ts'
 
 const demoQuery = { trader: DEMO_TRADER, chainId: 42161, first: 100, skip: 0 } as const
 
@@ -43,7 +43,7 @@ t.test('the indexer client', async (t) => {
   t.test('with a cache, a burst of sequential reads costs one request', async (t) => {
     const cached = createIndexerClient(
       { urls: gateway.urls, timeoutMs: 5000, cacheMs: 60_000 },
-      { logger: pino({ level: 'silent' }), metrics: createMetrics() },
+      { logger: silentLogger(), metrics: createMetrics() },
     )
     const before = proxy.forwarded()
     for (let n = 0; n < 10; n++) await cached.pairs(42161)

@@ -13,6 +13,7 @@ import { hermesRefusal } from '../sources/hermes-refusal.ts'
 import { hermesUrl, logSafe } from '../sources/hermes-request.ts'
 import { hermesSource, type HermesSourceOptions } from '../sources/hermes-source.ts'
 import { reconnectDelayMs } from '../sources/reconnect-delay.ts'
+import { silentLogger } from '../../../test/support/silent-logger.ts'
 
 const WAIT_MS = 2_000
 const BTC = feedIdFor('BTC-USD')
@@ -62,7 +63,7 @@ async function setup(t: { teardown(fn: () => Promise<void>): void }, { hermes, u
   const source = hermesSource({
     baseUrl: `${server.url}${urlSuffix}`,
     pairs: ['BTC-USD', 'EUR-USD'],
-    logger: pino({ level: 'silent' }),
+    logger: silentLogger(),
     metrics,
     reconnect: FAST_RECONNECT,
     ...options,
@@ -128,7 +129,7 @@ t.test('subscribes to the feed ids of the mapped pairs, never to synthetic ones'
     t.equal(server.connections, 0)
   })
 
-  const silent = pino({ level: 'silent' })
+  const silent = silentLogger()
   t.throws(
     () =>
       hermesSource({

@@ -1,11 +1,11 @@
 import t from 'tap'
-import { pino } from 'pino'
 import { inProcessPriceBus } from '../../../bus/in-process-price-bus.ts'
 import { createMetrics } from '../../../kit/metrics.ts'
 import { waitFor } from '../../../test/support/wait.ts'
 import { startIngestor } from '../ingestor.ts'
 import { alwaysOpenMarketClock, type MarketClock } from '../../market-hours/market-clock.ts'
 import type { FeedSink, FeedSource } from '../sources/feed-source.ts'
+import { silentLogger } from '../../../test/support/silent-logger.ts'
 
 /** A source the test drives by hand. */
 function manualSource() {
@@ -20,7 +20,7 @@ t.test('publishes normalised rows, counts and drops bad data by reason', async (
   const published: Array<[string, Record<string, unknown>]> = []
   bus.subscribeTicks((pair, row) => published.push([pair, JSON.parse(Buffer.from(row).toString())]))
   const { source, sink } = manualSource()
-  const ingestor = startIngestor({ source, bus, clock: alwaysOpenMarketClock(), logger: pino({ level: 'silent' }), metrics })
+  const ingestor = startIngestor({ source, bus, clock: alwaysOpenMarketClock(), logger: silentLogger(), metrics })
   t.teardown(ingestor.stop)
   const nowSeconds = Math.floor(Date.now() / 1000)
   sink().quote({ pair: 'SOL-USD', feedId: '0x01', bid: 179, mid: 180, ask: 181, publishTimeSeconds: nowSeconds })
@@ -57,7 +57,7 @@ t.test('a quiet pair is published again when its market flags flip, with its las
     source,
     bus,
     clock,
-    logger: pino({ level: 'silent' }),
+    logger: silentLogger(),
     metrics: createMetrics(),
     now: () => {
       clockReads++
