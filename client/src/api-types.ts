@@ -290,6 +290,7 @@ export interface components {
             ask: number;
             isMarketOpen: boolean;
             isDayTradingClosed: boolean;
+            /** @description Whole seconds until `isDayTradingClosed` flips, rounded up; -1 when it never flips */
             secondsToToggleIsDayTradingClosed: number;
             timestampSeconds: number;
             schedule: {
@@ -303,10 +304,30 @@ export interface components {
                  */
                 timezone: string;
                 /**
-                 * @description The weekly part of the schedule text, `Timezone;Mon,Tue,Wed,Thu,Fri,Sat,Sun` with `HHMM-HHMM` sessions, `O` open all day, `C` closed; holidays are in GET /v1/market-hours
-                 * @example America/New_York;0930-1600,0930-1600,0930-1600,0930-1600,0930-1600,C,C
+                 * @description The weekly hours in `timezone`, seven entries, Monday first; each `O` (open all day), `C` (closed) or `HHMM-HHMM` sessions joined by `&`, half-open, `2400` only as an end. Holidays are in GET /v1/market-hours.
+                 * @example [
+                 *       "0930-1600",
+                 *       "0930-1600",
+                 *       "0930-1600",
+                 *       "0930-1600",
+                 *       "0930-1600",
+                 *       "C",
+                 *       "C"
+                 *     ]
                  */
-                openingHours: string;
+                openingHours: string[];
+                dayTradingHours: {
+                    /**
+                     * @description When day trading opens: `open+HH:MM`, that long after each session opens
+                     * @example open+00:01
+                     */
+                    from: string;
+                    /**
+                     * @description When day trading ends: `close-HH:MM`, that long before each session closes
+                     * @example close-00:15
+                     */
+                    to: string;
+                };
             };
         };
         PriceSnapshot: {
@@ -493,7 +514,19 @@ export interface operations {
                      *             "id": 0,
                      *             "alwaysOpen": true,
                      *             "timezone": "UTC",
-                     *             "openingHours": "UTC;O,O,O,O,O,O,O"
+                     *             "openingHours": [
+                     *               "O",
+                     *               "O",
+                     *               "O",
+                     *               "O",
+                     *               "O",
+                     *               "O",
+                     *               "O"
+                     *             ],
+                     *             "dayTradingHours": {
+                     *               "from": "open+00:01",
+                     *               "to": "close-00:15"
+                     *             }
                      *           }
                      *         },
                      *         {
@@ -512,7 +545,19 @@ export interface operations {
                      *             "id": 5,
                      *             "alwaysOpen": false,
                      *             "timezone": "America/New_York",
-                     *             "openingHours": "America/New_York;0930-1600,0930-1600,0930-1600,0930-1600,0930-1600,C,C"
+                     *             "openingHours": [
+                     *               "0930-1600",
+                     *               "0930-1600",
+                     *               "0930-1600",
+                     *               "0930-1600",
+                     *               "0930-1600",
+                     *               "C",
+                     *               "C"
+                     *             ],
+                     *             "dayTradingHours": {
+                     *               "from": "open+00:01",
+                     *               "to": "close-00:15"
+                     *             }
                      *           }
                      *         }
                      *       ],
@@ -688,7 +733,19 @@ export interface operations {
                      *         "id": 0,
                      *         "alwaysOpen": true,
                      *         "timezone": "UTC",
-                     *         "openingHours": "UTC;O,O,O,O,O,O,O"
+                     *         "openingHours": [
+                     *           "O",
+                     *           "O",
+                     *           "O",
+                     *           "O",
+                     *           "O",
+                     *           "O",
+                     *           "O"
+                     *         ],
+                     *         "dayTradingHours": {
+                     *           "from": "open+00:01",
+                     *           "to": "close-00:15"
+                     *         }
                      *       }
                      *     }
                      */

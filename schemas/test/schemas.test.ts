@@ -19,7 +19,13 @@ const row = {
   isDayTradingClosed: false,
   secondsToToggleIsDayTradingClosed: -1,
   timestampSeconds: 1_795_000_000,
-  schedule: { id: 0, alwaysOpen: true, timezone: 'UTC', openingHours: 'UTC;O,O,O,O,O,O,O' },
+  schedule: {
+    id: 0,
+    alwaysOpen: true,
+    timezone: 'UTC',
+    openingHours: ['O', 'O', 'O', 'O', 'O', 'O', 'O'],
+    dayTradingHours: { from: 'open+00:01', to: 'close-00:15' },
+  },
 }
 
 t.test('pair list: 83 pairs by pairIndex, 53 listed but not tradeable', async (t) => {
