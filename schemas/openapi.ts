@@ -91,7 +91,15 @@ const portfolioRead = (
   }),
 })
 
-const pairPath = z.object({ pair: z.string().meta({ description: 'Pair symbol as in the price rows, e.g. BTC-USD', example: 'BTC-USD' }) })
+const pairPath = z.object({
+  pair: z
+    .string()
+    .meta({
+      description:
+        'Pair symbol as in the price rows, e.g. BTC-USD; a legacy spelling from the pairs list (`SPX-USD` for `US500-USD`; CL, HG, SPX, NDX, DJI, DAX, FTSE, HSI, NIK) is accepted, and answers name the pair by its symbol',
+      example: 'BTC-USD',
+    }),
+})
 
 /** The document routes' body: any JSON document, shown with its first fields. */
 const ApiDocument = z.looseObject({ info: z.looseObject({ title: z.string(), version: z.string() }) })
@@ -169,7 +177,11 @@ export function buildOpenApiDocument() {
               pairs: z
                 .string()
                 .optional()
-                .meta({ description: 'Comma-separated pair symbols; omitted means every asset', example: 'BTC-USD,ETH-USD' }),
+                .meta({
+                  description:
+                    'Comma-separated pair symbols; omitted means every asset. A legacy spelling from the pairs list (`SPX-USD` for `US500-USD`; CL, HG, SPX, NDX, DJI, DAX, FTSE, HSI, NIK) is accepted, and answers name the pair by its symbol',
+                  example: 'BTC-USD,ETH-USD',
+                }),
             }),
           },
           responses: {
