@@ -695,7 +695,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Pair symbol as in the price rows, e.g. BTC-USD */
+                /** @description Pair symbol as in the price rows, e.g. BTC-USD; a legacy spelling from the pairs list (`SPX-USD` for `US500-USD`; CL, HG, SPX, NDX, DJI, DAX, FTSE, HSI, NIK) is accepted, and answers name the pair by its symbol */
                 pair: string;
             };
             cookie?: never;
@@ -903,7 +903,7 @@ export interface operations {
     openPriceStream: {
         parameters: {
             query?: {
-                /** @description Comma-separated pair symbols; omitted means every asset */
+                /** @description Comma-separated pair symbols; omitted means every asset. A legacy spelling from the pairs list (`SPX-USD` for `US500-USD`; CL, HG, SPX, NDX, DJI, DAX, FTSE, HSI, NIK) is accepted, and answers name the pair by its symbol */
                 pairs?: string;
             };
             header?: never;
@@ -1322,6 +1322,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /**
+                     * @description Pair symbol, e.g. BTC-USD, or its legacy spelling from the pairs list (SPX-USD); candles name the pair by its symbol
+                     * @example BTC-USD
+                     */
                     pair: string;
                     fromTimestampSeconds: number;
                     toTimestampSeconds: number;
@@ -1534,7 +1538,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Pair symbol as in the price rows, e.g. BTC-USD */
+                /** @description Pair symbol as in the price rows, e.g. BTC-USD; a legacy spelling from the pairs list (`SPX-USD` for `US500-USD`; CL, HG, SPX, NDX, DJI, DAX, FTSE, HSI, NIK) is accepted, and answers name the pair by its symbol */
                 pair: string;
             };
             cookie?: never;
@@ -1775,7 +1779,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Pair symbol as in the price rows, e.g. BTC-USD */
+                /** @description Pair symbol as in the price rows, e.g. BTC-USD; a legacy spelling from the pairs list (`SPX-USD` for `US500-USD`; CL, HG, SPX, NDX, DJI, DAX, FTSE, HSI, NIK) is accepted, and answers name the pair by its symbol */
                 pair: string;
             };
             cookie?: never;
