@@ -31,7 +31,7 @@ function componentSchemas(): Record<SchemaName, unknown> {
 
 const STREAM_DESCRIPTION = `One WebSocket per client. The first frame is a \`snapshot\`: \`seq\` holds the baseline of every pair the connection receives (0 for a pair not yet ticked), \`data\` the rows that exist. Then one \`tick\` per price update; \`seq\` counts a pair's ticks on this replica, so a jump means lost ticks. A \`gap\` frame says how many ticks were dropped for this connection (a slow reader past 1 MiB buffered, or conflation when the server falls behind); re-read \`GET /v1/prices\` when the seq jumps that follow do not account for it.
 
-**Filter state machine.** Without \`?pairs=\` a connection receives every pair: \`subscribe\` is acked with \`pairCount: null\` whatever it lists, and \`unsubscribe\` is an \`error\` \`no_filter\` (reconnect with \`?pairs=\` to narrow). With \`?pairs=\` the connection is filtered: \`subscribe\` adds listed pairs, \`unsubscribe\` removes them (down to 0), each acked with the number of pairs now received; an unlisted symbol or an empty list is \`invalid_pairs\`. A pair added by \`subscribe\` has no baseline: its first tick is one. Every client message gets exactly one reply (\`ack\` or \`error\`), in order; \`malformed\` for anything that is not \`{ type, pairs: [...] }\` JSON text, \`unknown_type\` for another \`type\`.
+**Filter state machine.** Without \`?pairs=\` a connection receives every pair: \`subscribe\` is acked with \`pairCount: null\` whatever it lists, and \`unsubscribe\` is an \`error\` \`no_filter\` (reconnect with \`?pairs=\` to narrow). With \`?pairs=\` the connection is filtered: \`subscribe\` adds listed pairs, \`unsubscribe\` removes them (down to 0), each acked with the number of pairs now received; an unlisted symbol or an empty list is \`invalid_pairs\`. Wherever a pair is named (\`?pairs=\`, \`subscribe\`, \`unsubscribe\`) its legacy spelling from the pairs list is accepted too (\`SPX-USD\` for \`US500-USD\`); the filter counts an asset once whichever spelling named it, and every frame names the pair by its symbol. A pair added by \`subscribe\` has no baseline: its first tick is one. Every client message gets exactly one reply (\`ack\` or \`error\`), in order; \`malformed\` for anything that is not \`{ type, pairs: [...] }\` JSON text, \`unknown_type\` for another \`type\`.
 
 **Limits (per replica).** 20 connections per IP (429), 500 in total (503), 60 upgrades per IP per minute (429), 120 client messages per socket per minute (\`error\` \`rate_limited\`), 4 KiB per client message (larger closes the connection). Refused upgrades carry \`Retry-After\` and the framework error body; an \`Origin\` outside the allowlist gets a bare 403; an invalid query 400. A ping every 30 s; a socket that missed the previous pong is terminated. Shutdown closes with 1001.`
 
@@ -99,7 +99,7 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses) {
                 pairs: {
                   type: 'string',
                   description:
-                    'Comma-separated pair symbols; omitted means every pair. An unlisted symbol, an empty list, a repeated `pairs` or any other parameter refuses the upgrade with 400.',
+                    'Comma-separated pair symbols (or their legacy spellings, such as SPX-USD); omitted means every pair. An unlisted symbol, an empty list, a repeated `pairs` or any other parameter refuses the upgrade with 400.',
                   examples: ['BTC-USD,ETH-USD'],
                 },
               },

@@ -24,8 +24,10 @@ export const OhlcResolutionInput = z.union(
  */
 export const OhlcRequest = z
   .strictObject({
-    /** pair symbol, e.g. BTC-USD */
-    pair: z.string().min(1),
+    pair: z.string().min(1).meta({
+      description: 'Pair symbol, e.g. BTC-USD, or its legacy spelling from the pairs list (SPX-USD); candles name the pair by its symbol',
+      example: 'BTC-USD',
+    }),
     fromTimestampSeconds: UnixSeconds,
     toTimestampSeconds: UnixSeconds,
     resolution: OhlcResolutionInput,

@@ -27,7 +27,13 @@ export const priceRowExample: PriceRow = {
   isDayTradingClosed: false,
   secondsToToggleIsDayTradingClosed: -1,
   timestampSeconds: NOW,
-  schedule: { id: 0, alwaysOpen: true, timezone: 'UTC', openingHours: 'UTC;O,O,O,O,O,O,O' },
+  schedule: {
+    id: 0,
+    alwaysOpen: true,
+    timezone: 'UTC',
+    openingHours: ['O', 'O', 'O', 'O', 'O', 'O', 'O'],
+    dayTradingHours: { from: 'open+00:01', to: 'close-00:15' },
+  },
 }
 
 const stockRowExample: PriceRow = {
@@ -46,7 +52,8 @@ const stockRowExample: PriceRow = {
     id: 5,
     alwaysOpen: false,
     timezone: 'America/New_York',
-    openingHours: 'America/New_York;0930-1600,0930-1600,0930-1600,0930-1600,0930-1600,C,C',
+    openingHours: ['0930-1600', '0930-1600', '0930-1600', '0930-1600', '0930-1600', 'C', 'C'],
+    dayTradingHours: { from: 'open+00:01', to: 'close-00:15' },
   },
 }
 

@@ -91,7 +91,13 @@ const portfolioRead = (
   }),
 })
 
-const pairPath = z.object({ pair: z.string().meta({ description: 'Pair symbol as in the price rows, e.g. BTC-USD', example: 'BTC-USD' }) })
+const pairPath = z.object({
+  pair: z.string().meta({
+    description:
+      'Pair symbol as in the price rows, e.g. BTC-USD; a legacy spelling from the pairs list (`SPX-USD` for `US500-USD`; CL, HG, SPX, NDX, DJI, DAX, FTSE, HSI, NIK) is accepted, and answers name the pair by its symbol',
+    example: 'BTC-USD',
+  }),
+})
 
 /** The document routes' body: any JSON document, shown with its first fields. */
 const ApiDocument = z.looseObject({ info: z.looseObject({ title: z.string(), version: z.string() }) })
@@ -166,10 +172,11 @@ export function buildOpenApiDocument() {
             'Upgrade to a WebSocket. The server sends a `snapshot` frame, then `tick` frames; `gap` when ticks were dropped for this client; `ack` or `error` for each client message. The frames, the filter rules and the limits are in the AsyncAPI document (`/v1/asyncapi.json`). Pings every 30 s; shutdown closes with 1001.',
           requestParams: {
             query: z.object({
-              pairs: z
-                .string()
-                .optional()
-                .meta({ description: 'Comma-separated pair symbols; omitted means every asset', example: 'BTC-USD,ETH-USD' }),
+              pairs: z.string().optional().meta({
+                description:
+                  'Comma-separated pair symbols; omitted means every asset. A legacy spelling from the pairs list (`SPX-USD` for `US500-USD`; CL, HG, SPX, NDX, DJI, DAX, FTSE, HSI, NIK) is accepted, and answers name the pair by its symbol',
+                example: 'BTC-USD,ETH-USD',
+              }),
             }),
           },
           responses: {

@@ -119,34 +119,57 @@ export function pairById(id: number): Pair | undefined {
 }
 
 /**
- * The indexed source's own spelling of a pair's assets where it differs from the symbol's (renamed
- * assets keep their old names there): pair id → `from`/`to` as stored. One table for the pairs list,
- * the price endpoints and depth.
+ * Old names of renamed assets. The indexed source still stores these bases (its pairs list gives `from`/`to`
+ * as stored), and clients build pair names from that list, so every route that takes a pair accepts them;
+ * answers always name the pair by its current symbol. One table for the pairs list, the price, depth,
+ * candle and stream routes, and the subgraph stand-in. Sources, per entry:
+ * - C#: StockSharp/Connectors `Ostium/Native/OstiumExtensions.cs` lines 63-71 (`NormalizePairName`, nine bases)
+ * - bot: Maxxit's Ostium symbol mapper (`SYMBOL_ALIASES`), which maps to the stored bases
+ *   CL, HG, SPX, NDX, DJI, NIK, FTSE, HSI
+ * - facts: the venue's subgraph stores pair 6 as HG, 7 as CL, 10 as SPX (reference/venue-facts.md)
  */
-const SOURCE_SPELLINGS: Readonly<Record<number, { from: string; to: string }>> = {
-  6: { from: 'HG', to: 'USD' },
-  7: { from: 'CL', to: 'USD' },
-  10: { from: 'SPX', to: 'USD' },
+const LEGACY_BASES: Readonly<Record<string, string>> = {
+  CL: 'WTI', // C# line 63; bot; facts (pair 7)
+  HG: 'XCU', // C# line 64; bot; facts (pair 6)
+  SPX: 'US500', // C# line 65; bot; facts (pair 10)
+  NDX: 'US100', // C# line 66; bot
+  DJI: 'US30', // C# line 67; bot
+  DAX: 'GER40', // C# line 68
+  FTSE: 'UK100', // C# line 69; bot
+  HSI: 'HK50', // C# line 70; bot
+  NIK: 'JP225', // C# line 71; bot
+}
+// Display-layer names such as GOLD and SILVER (for XAU, XAG) are not in the table: no source stores them
+// and no client sends them as pair names.
+
+const LEGACY_BASE_OF = new Map(Object.entries(LEGACY_BASES).map(([legacy, current]) => [current, legacy]))
+
+/** `from`/`to` of a pair as the indexed source stores them: the legacy base of a renamed asset. */
+export function sourceSpellingOf(pair: Pair): { from: string; to: string } {
+  return { from: LEGACY_BASE_OF.get(pair.base) ?? pair.base, to: pair.quote }
 }
 
 const BY_SOURCE_SPELLING = new Map(PAIRS.map((pair) => [spellingKey(sourceSpellingOf(pair)), pair]))
-
-/** `from`/`to` of a pair as the indexed source stores them. */
-export function sourceSpellingOf(pair: Pair): { from: string; to: string } {
-  return SOURCE_SPELLINGS[pair.id] ?? { from: pair.base, to: pair.quote }
-}
 
 /** The listed pair the indexed source spells `from`/`to` (legacy spellings included). */
 export function pairBySourceSpelling(from: string, to: string): Pair | undefined {
   return BY_SOURCE_SPELLING.get(spellingKey({ from, to }))
 }
 
-/** The pair a legacy symbol such as `SPX-USD` stands for, to point a caller at the current symbol. */
-export function pairByLegacySymbol(symbol: string): Pair | undefined {
-  const [from, to] = symbol.split('-')
-  const pair = from !== undefined && to !== undefined ? pairBySourceSpelling(from, to) : undefined
-  return pair && pair.symbol !== symbol ? pair : undefined
+/**
+ * The listed pair a client names: its symbol (`US500-USD`) or its legacy spelling (`SPX-USD`), as the
+ * venue's connector builds it from the pairs list. Anything else is undefined.
+ */
+export function pairByName(name: string): Pair | undefined {
+  return BY_SYMBOL.get(name) ?? BY_LEGACY_NAME.get(name)
 }
+
+const BY_LEGACY_NAME = new Map(
+  PAIRS.filter((pair) => LEGACY_BASE_OF.has(pair.base)).map((pair) => {
+    const { from, to } = sourceSpellingOf(pair)
+    return [`${from}-${to}`, pair]
+  }),
+)
 
 function spellingKey(spelling: { from: string; to: string }): string {
   return `${spelling.from}/${spelling.to}`

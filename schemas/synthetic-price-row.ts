@@ -1,7 +1,7 @@
 // Made-up but valid price rows, for the load-test command and the tests: what they publish on the bus in
 // place of a feed.
 import { pairBySymbol } from './pairs.ts'
-import type { PriceRow } from './price.ts'
+import { DAY_TRADING_HOURS, type PriceRow } from './price.ts'
 
 /** A valid price row for a listed `pair` (mid 100, its feed id ending in the pair's id), with overrides. */
 export function syntheticPriceRow(pair: string, overrides: Partial<PriceRow> = {}): PriceRow {
@@ -19,7 +19,13 @@ export function syntheticPriceRow(pair: string, overrides: Partial<PriceRow> = {
     isDayTradingClosed: false,
     secondsToToggleIsDayTradingClosed: -1,
     timestampSeconds: Math.floor(Date.now() / 1000),
-    schedule: { id: 0, alwaysOpen: listed.assetClass === 'crypto', timezone: 'UTC', openingHours: 'UTC;O,O,O,O,O,O,O' },
+    schedule: {
+      id: 0,
+      alwaysOpen: listed.assetClass === 'crypto',
+      timezone: 'UTC',
+      openingHours: ['O', 'O', 'O', 'O', 'O', 'O', 'O'],
+      dayTradingHours: DAY_TRADING_HOURS,
+    },
     ...overrides,
   }
 }

@@ -290,6 +290,7 @@ export interface components {
             ask: number;
             isMarketOpen: boolean;
             isDayTradingClosed: boolean;
+            /** @description Whole seconds until `isDayTradingClosed` flips, rounded up; -1 when it never flips */
             secondsToToggleIsDayTradingClosed: number;
             timestampSeconds: number;
             schedule: {
@@ -303,10 +304,30 @@ export interface components {
                  */
                 timezone: string;
                 /**
-                 * @description The weekly part of the schedule text, `Timezone;Mon,Tue,Wed,Thu,Fri,Sat,Sun` with `HHMM-HHMM` sessions, `O` open all day, `C` closed; holidays are in GET /v1/market-hours
-                 * @example America/New_York;0930-1600,0930-1600,0930-1600,0930-1600,0930-1600,C,C
+                 * @description The weekly hours in `timezone`, seven entries, Monday first; each `O` (open all day), `C` (closed) or `HHMM-HHMM` sessions joined by `&`, half-open, `2400` only as an end. Holidays are in GET /v1/market-hours.
+                 * @example [
+                 *       "0930-1600",
+                 *       "0930-1600",
+                 *       "0930-1600",
+                 *       "0930-1600",
+                 *       "0930-1600",
+                 *       "C",
+                 *       "C"
+                 *     ]
                  */
-                openingHours: string;
+                openingHours: string[];
+                dayTradingHours: {
+                    /**
+                     * @description When day trading opens: `open+HH:MM`, that long after each session opens
+                     * @example open+00:01
+                     */
+                    from: string;
+                    /**
+                     * @description When day trading ends: `close-HH:MM`, that long before each session closes
+                     * @example close-00:15
+                     */
+                    to: string;
+                };
             };
         };
         PriceSnapshot: {
@@ -493,7 +514,19 @@ export interface operations {
                      *             "id": 0,
                      *             "alwaysOpen": true,
                      *             "timezone": "UTC",
-                     *             "openingHours": "UTC;O,O,O,O,O,O,O"
+                     *             "openingHours": [
+                     *               "O",
+                     *               "O",
+                     *               "O",
+                     *               "O",
+                     *               "O",
+                     *               "O",
+                     *               "O"
+                     *             ],
+                     *             "dayTradingHours": {
+                     *               "from": "open+00:01",
+                     *               "to": "close-00:15"
+                     *             }
                      *           }
                      *         },
                      *         {
@@ -512,7 +545,19 @@ export interface operations {
                      *             "id": 5,
                      *             "alwaysOpen": false,
                      *             "timezone": "America/New_York",
-                     *             "openingHours": "America/New_York;0930-1600,0930-1600,0930-1600,0930-1600,0930-1600,C,C"
+                     *             "openingHours": [
+                     *               "0930-1600",
+                     *               "0930-1600",
+                     *               "0930-1600",
+                     *               "0930-1600",
+                     *               "0930-1600",
+                     *               "C",
+                     *               "C"
+                     *             ],
+                     *             "dayTradingHours": {
+                     *               "from": "open+00:01",
+                     *               "to": "close-00:15"
+                     *             }
                      *           }
                      *         }
                      *       ],
@@ -650,7 +695,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Pair symbol as in the price rows, e.g. BTC-USD */
+                /** @description Pair symbol as in the price rows, e.g. BTC-USD; a legacy spelling from the pairs list (`SPX-USD` for `US500-USD`; CL, HG, SPX, NDX, DJI, DAX, FTSE, HSI, NIK) is accepted, and answers name the pair by its symbol */
                 pair: string;
             };
             cookie?: never;
@@ -688,7 +733,19 @@ export interface operations {
                      *         "id": 0,
                      *         "alwaysOpen": true,
                      *         "timezone": "UTC",
-                     *         "openingHours": "UTC;O,O,O,O,O,O,O"
+                     *         "openingHours": [
+                     *           "O",
+                     *           "O",
+                     *           "O",
+                     *           "O",
+                     *           "O",
+                     *           "O",
+                     *           "O"
+                     *         ],
+                     *         "dayTradingHours": {
+                     *           "from": "open+00:01",
+                     *           "to": "close-00:15"
+                     *         }
                      *       }
                      *     }
                      */
@@ -846,7 +903,7 @@ export interface operations {
     openPriceStream: {
         parameters: {
             query?: {
-                /** @description Comma-separated pair symbols; omitted means every asset */
+                /** @description Comma-separated pair symbols; omitted means every asset. A legacy spelling from the pairs list (`SPX-USD` for `US500-USD`; CL, HG, SPX, NDX, DJI, DAX, FTSE, HSI, NIK) is accepted, and answers name the pair by its symbol */
                 pairs?: string;
             };
             header?: never;
@@ -1265,6 +1322,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /**
+                     * @description Pair symbol, e.g. BTC-USD, or its legacy spelling from the pairs list (SPX-USD); candles name the pair by its symbol
+                     * @example BTC-USD
+                     */
                     pair: string;
                     fromTimestampSeconds: number;
                     toTimestampSeconds: number;
@@ -1477,7 +1538,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Pair symbol as in the price rows, e.g. BTC-USD */
+                /** @description Pair symbol as in the price rows, e.g. BTC-USD; a legacy spelling from the pairs list (`SPX-USD` for `US500-USD`; CL, HG, SPX, NDX, DJI, DAX, FTSE, HSI, NIK) is accepted, and answers name the pair by its symbol */
                 pair: string;
             };
             cookie?: never;
@@ -1718,7 +1779,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Pair symbol as in the price rows, e.g. BTC-USD */
+                /** @description Pair symbol as in the price rows, e.g. BTC-USD; a legacy spelling from the pairs list (`SPX-USD` for `US500-USD`; CL, HG, SPX, NDX, DJI, DAX, FTSE, HSI, NIK) is accepted, and answers name the pair by its symbol */
                 pair: string;
             };
             cookie?: never;

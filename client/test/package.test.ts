@@ -78,7 +78,13 @@ t.test('the client builds to JS and .d.ts; an app resolves it by name, type-chec
   const { tick, ...rest } = JSON.parse(stdout) as { tick: [string, string] }
   t.same(rest, {
     btc: 'BTC-USD',
-    schedule: { id: 0, alwaysOpen: true, timezone: 'UTC', openingHours: 'UTC;O,O,O,O,O,O,O' },
+    schedule: {
+      id: 0,
+      alwaysOpen: true,
+      timezone: 'UTC',
+      openingHours: ['O', 'O', 'O', 'O', 'O', 'O', 'O'],
+      dayTradingHours: { from: 'open+00:01', to: 'close-00:15' },
+    },
     limits: 2,
     snapshot: ['BTC-USD', 'ETH-USD'],
     pairCount: 3,

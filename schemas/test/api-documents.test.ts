@@ -102,7 +102,18 @@ t.test('every operation is named for a client method, needs no credentials and s
       },
     },
   ])
-  t.same(document.components.schemas.PriceRow.properties.schedule.required, ['id', 'alwaysOpen', 'timezone', 'openingHours'])
+  t.same(document.components.schemas.PriceRow.properties.schedule.required, [
+    'id',
+    'alwaysOpen',
+    'timezone',
+    'openingHours',
+    'dayTradingHours',
+  ])
+  t.same(
+    document.components.schemas.PriceRow.properties.schedule.properties.openingHours.type,
+    'array',
+    'a string a weekday, as the connector types it',
+  )
 })
 
 t.test('query parameters are documented as the numbers and enums they are parsed into', async (t) => {

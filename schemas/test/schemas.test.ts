@@ -1,7 +1,7 @@
 import t from 'tap'
 import { LimitsQuery, RestingOrder } from '../limits.ts'
 import { OnboardRequest, OnboardResponse, OnboardingState } from '../onboarding.ts'
-import { PAIRS, pairById, pairByLegacySymbol, pairBySourceSpelling, pairBySymbol, sourceSpellingOf } from '../pairs.ts'
+import { PAIRS, pairById, pairByName, pairBySourceSpelling, pairBySymbol, sourceSpellingOf } from '../pairs.ts'
 import { PriceRow, PriceSnapshot, StatusRecord } from '../price.ts'
 import { ClientMessage, ServerFrame } from '../stream.ts'
 import { FrameworkError, UpstreamProxyError } from '../errors.ts'
@@ -19,7 +19,13 @@ const row = {
   isDayTradingClosed: false,
   secondsToToggleIsDayTradingClosed: -1,
   timestampSeconds: 1_795_000_000,
-  schedule: { id: 0, alwaysOpen: true, timezone: 'UTC', openingHours: 'UTC;O,O,O,O,O,O,O' },
+  schedule: {
+    id: 0,
+    alwaysOpen: true,
+    timezone: 'UTC',
+    openingHours: ['O', 'O', 'O', 'O', 'O', 'O', 'O'],
+    dayTradingHours: { from: 'open+00:01', to: 'close-00:15' },
+  },
 }
 
 t.test('pair list: 83 pairs by pairIndex, 53 listed but not tradeable', async (t) => {
@@ -35,22 +41,33 @@ t.test('pair list: 83 pairs by pairIndex, 53 listed but not tradeable', async (t
   t.equal(new Set(PAIRS.map((pair) => pair.symbol)).size, 83)
 })
 
-t.test("the indexed source's spellings: one table for pairs, prices and depth", async (t) => {
+t.test("the indexed source's spellings: one table for pairs, prices, depth, candles and the stream", async (t) => {
+  const renamed = PAIRS.filter((pair) => sourceSpellingOf(pair).from !== pair.base)
   t.strictSame(
-    [6, 7, 10].map((id) => sourceSpellingOf(pairById(id)!)),
+    renamed.map((pair) => [pair.symbol, `${sourceSpellingOf(pair).from}-${sourceSpellingOf(pair).to}`]),
     [
-      { from: 'HG', to: 'USD' },
-      { from: 'CL', to: 'USD' },
-      { from: 'SPX', to: 'USD' },
+      ['XCU-USD', 'HG-USD'],
+      ['WTI-USD', 'CL-USD'],
+      ['US500-USD', 'SPX-USD'],
+      ['US30-USD', 'DJI-USD'],
+      ['US100-USD', 'NDX-USD'],
+      ['JP225-JPY', 'NIK-JPY'],
+      ['UK100-GBP', 'FTSE-GBP'],
+      ['GER40-EUR', 'DAX-EUR'],
+      ['HK50-HKD', 'HSI-HKD'],
     ],
+    "the nine bases of the venue's C# connector's rename table",
   )
   t.strictSame(sourceSpellingOf(pairById(0)!), { from: 'BTC', to: 'USD' }, 'every other pair is spelled as its symbol')
   t.equal(pairBySourceSpelling('SPX', 'USD')?.symbol, 'US500-USD')
   t.equal(pairBySourceSpelling('BTC', 'USD')?.symbol, 'BTC-USD')
   t.equal(pairBySourceSpelling('US500', 'USD'), undefined, 'the source does not spell it so')
-  t.equal(pairByLegacySymbol('CL-USD')?.symbol, 'WTI-USD')
-  t.equal(pairByLegacySymbol('BTC-USD'), undefined, 'a current symbol is not a legacy one')
-  t.equal(pairByLegacySymbol('DOGE-USD'), undefined)
+  t.equal(pairByName('CL-USD')?.symbol, 'WTI-USD')
+  t.equal(pairByName('NIK-JPY')?.symbol, 'JP225-JPY')
+  t.equal(pairByName('WTI-USD')?.symbol, 'WTI-USD', 'the current symbol too')
+  t.equal(pairByName('NIK-USD'), undefined, 'a legacy base with a quote the pair does not have')
+  t.equal(pairByName('spx-usd'), undefined, 'spelled as the pairs list spells it, upper case')
+  t.equal(pairByName('DOGE-USD'), undefined)
 })
 
 t.test('price row, snapshot and status accept the spec shapes', async (t) => {

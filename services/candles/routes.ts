@@ -1,6 +1,6 @@
 import { ServiceError } from '../../kit/errors.ts'
 import { OhlcRequest } from '../../schemas/ohlc.ts'
-import { pairBySymbol } from '../../schemas/pairs.ts'
+import { pairByName } from '../../schemas/pairs.ts'
 import type { Route } from '../http/http-server.ts'
 import { jsonReply } from '../http/reply.ts'
 import type { CandleStore } from './candle-store.ts'
@@ -23,7 +23,7 @@ export function ohlcRoutes(store: CandleStore, options: OhlcRouteOptions = {}): 
       errorShape: 'upstream-proxy',
       async handle({ body }) {
         const request = parseRequest(body)
-        const pair = pairBySymbol(request.pair)
+        const pair = pairByName(request.pair)
         if (!pair) throw new ServiceError('not_found', `unknown pair "${request.pair}"; symbols look like BTC-USD`)
         return jsonReply(200, await readOhlcPage(store, pair, request, maxCandles))
       },

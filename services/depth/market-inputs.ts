@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ServiceError } from '../../kit/errors.ts'
 import type { ChainId } from '../../schemas/common.ts'
-import { pairBySymbol, type Pair } from '../../schemas/pairs.ts'
+import { pairByName, type Pair } from '../../schemas/pairs.ts'
 import { unknownPairError } from '../http/unknown-pair.ts'
 import type { IndexerClient } from '../indexer/indexer-client.ts'
 import type { Materializer } from '../snapshot/materializer.ts'
@@ -11,10 +11,10 @@ import type { LivePrice } from './depth-figures.ts'
 // What the depth figures are computed from, each read where it lives: the pair listing, the live
 // price row (materializer) and the pair's trading state (indexed source).
 
-/** A listed pair by the price endpoints' symbol; legacy spellings are not symbols. Unknown → 404. */
-export function listedPair(symbol: string): Pair {
-  const pair = pairBySymbol(symbol)
-  if (!pair) throw unknownPairError(symbol)
+/** A listed pair by its symbol or legacy spelling. Unknown → 404. */
+export function listedPair(name: string): Pair {
+  const pair = pairByName(name)
+  if (!pair) throw unknownPairError(name)
   return pair
 }
 

@@ -1,21 +1,27 @@
 // The MarketClock the ingestor asks for every price row, answered by the market-hours calendar.
 
 import { PAIRS } from '../../schemas/pairs.ts'
-import type { ScheduleRef } from '../../schemas/price.ts'
+import { DAY_TRADING_HOURS, type ScheduleRef } from '../../schemas/price.ts'
 import type { MarketClock } from './market-clock.ts'
 import { createMarketHours, scheduleForPair, type MarketHoursOptions } from './market-hours.ts'
 
 export function calendarMarketClock(options?: MarketHoursOptions): MarketClock {
   const hours = createMarketHours(options)
   // One frozen object per pair, shared by every row of that pair.
-  // `openingHours` is the weekly part of the schedule text: rows go out on every tick, so the holiday list
-  // stays in GET /v1/market-hours
+  // `openingHours` is the weekly part of the schedule text, one entry a day: rows go out on every tick, so
+  // the holiday list stays in GET /v1/market-hours
   const refs: (ScheduleRef | undefined)[] = []
   for (const pair of PAIRS) {
     const schedule = scheduleForPair(pair.id)
     if (schedule === undefined) continue
     const { id, alwaysOpen, timezone, openingHours } = schedule
-    refs[pair.id] = Object.freeze({ id, alwaysOpen, timezone, openingHours: weeklyPart(openingHours) })
+    refs[pair.id] = Object.freeze({
+      id,
+      alwaysOpen,
+      timezone,
+      openingHours: weeklyEntries(openingHours),
+      dayTradingHours: DAY_TRADING_HOURS,
+    })
   }
   return {
     scheduleFor: (pairId) => refs[pairId],
@@ -24,6 +30,7 @@ export function calendarMarketClock(options?: MarketHoursOptions): MarketClock {
   }
 }
 
-function weeklyPart(scheduleText: string): string {
-  return scheduleText.split(';').slice(0, 2).join(';')
+/** `Timezone;Mon,...,Sun;Holidays` → the seven day entries. */
+function weeklyEntries(scheduleText: string): string[] {
+  return scheduleText.split(';')[1]!.split(',')
 }

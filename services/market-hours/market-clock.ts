@@ -2,7 +2,7 @@
 // implementation must be cheap per call (cache the next boundary).
 
 import { PAIRS } from '../../schemas/pairs.ts'
-import type { ScheduleRef } from '../../schemas/price.ts'
+import { DAY_TRADING_HOURS, type ScheduleRef } from '../../schemas/price.ts'
 
 export interface MarketFlags {
   isMarketOpen: boolean
@@ -30,7 +30,8 @@ export function alwaysOpenMarketClock(): MarketClock {
     id: scheduleIds[pair.assetClass],
     alwaysOpen: pair.assetClass === 'crypto',
     timezone: 'UTC',
-    openingHours: 'UTC;O,O,O,O,O,O,O',
+    openingHours: ['O', 'O', 'O', 'O', 'O', 'O', 'O'],
+    dayTradingHours: DAY_TRADING_HOURS,
   }))
   const flags: MarketFlags = { isMarketOpen: true, isDayTradingClosed: false, secondsToToggleIsDayTradingClosed: -1 }
   return {

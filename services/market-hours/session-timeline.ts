@@ -3,10 +3,11 @@
 
 import { localDays, type LocalDay } from './local-time.ts'
 import { MINUTES_PER_DAY, type DayHours, type ParsedSchedule } from './schedule-format.ts'
+import { DAY_TRADING_MINUTES } from '../../schemas/price.ts'
 
-/** Day trading opens 1 minute after a session opens and ends 15 minutes before it closes. */
-const DAY_TRADING_OPENS_AFTER_MS = 60_000
-const DAY_TRADING_ENDS_BEFORE_CLOSE_MS = 15 * 60_000
+/** Day trading opens a little after a session opens and ends a little before it closes. */
+const DAY_TRADING_OPENS_AFTER_MS = DAY_TRADING_MINUTES.afterOpen * 60_000
+const DAY_TRADING_ENDS_BEFORE_CLOSE_MS = DAY_TRADING_MINUTES.beforeClose * 60_000
 
 /** Local dates (inclusive) that a schedule's holiday data covers. */
 export interface Coverage {

@@ -1,5 +1,5 @@
 import { ServiceError } from '../../kit/errors.ts'
-import { pairBySymbol } from '../../schemas/pairs.ts'
+import { pairByName } from '../../schemas/pairs.ts'
 import { frameworkErrorBody } from '../http/error-bodies.ts'
 import { unknownPairError } from '../http/unknown-pair.ts'
 import type { Route } from '../http/http-server.ts'
@@ -32,8 +32,8 @@ export function snapshotRoutes(view: Materializer): Route[] {
       budget: 'prices',
       handle({ params, query }) {
         refuseQuery(query)
-        const pair = params.pair!
-        if (!pairBySymbol(pair)) throw unknownPairError(pair)
+        const pair = pairByName(params.pair!)?.symbol
+        if (pair === undefined) throw unknownPairError(params.pair!)
         const row = view.rowBody(pair)
         if (row) return jsonBytesReply(200, row)
         if (!view.snapshotBody()) return noTicksYet()

@@ -1,4 +1,4 @@
-import { pairBySymbol } from '../../schemas/pairs.ts'
+import { pairByName } from '../../schemas/pairs.ts'
 import { ClientMessage, type ServerFrame, type StreamErrorCode } from '../../schemas/stream.ts'
 import { pairCountOf, type PairFilter } from './pair-filter.ts'
 
@@ -30,13 +30,14 @@ export function applyClientMessage(filter: PairFilter, payload: ArrayBuffer | un
   }
 
   if (pairs.length === 0) return rejected('invalid_pairs', 'pairs must list at least one pair symbol')
-  const unknown = pairs.filter((symbol) => !pairBySymbol(symbol))
+  // symbols or legacy spellings; the filter holds pair ids, so two spellings of one asset count once
+  const unknown = pairs.filter((name) => !pairByName(name))
   if (unknown.length > 0) {
     return rejected('invalid_pairs', `unknown pair symbols: ${unknown.join(', ')}; symbols look like BTC-USD`)
   }
   const next = new Set(filter)
-  for (const symbol of pairs) {
-    const id = pairBySymbol(symbol)!.id
+  for (const name of pairs) {
+    const id = pairByName(name)!.id
     if (type === 'subscribe') next.add(id)
     else next.delete(id)
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { pairBySymbol } from '../../schemas/pairs.ts'
+import { pairByName } from '../../schemas/pairs.ts'
 import type { PairFilter } from './pair-filter.ts'
 
 const PairList = z
@@ -7,13 +7,16 @@ const PairList = z
   .transform((text) => text.split(','))
   .pipe(
     z.array(
-      z.string().refine((symbol) => pairBySymbol(symbol) !== undefined, {
+      z.string().refine((name) => pairByName(name) !== undefined, {
         error: (issue) => `"${String(issue.input)}" is not a listed pair symbol`,
       }),
     ),
   )
 
-/** The query of `WS /v1/prices/stream`: `pairs` (comma-separated symbols) or nothing; anything else is refused. */
+/**
+ * The query of `WS /v1/prices/stream`: `pairs` (comma-separated symbols or legacy spellings) or nothing;
+ * anything else is refused. The filter holds pair ids, so two spellings of one asset count once.
+ */
 const StreamQuery = z.strictObject({ pairs: PairList.optional() })
 
 export type StreamQueryResult = { ok: true; filter: PairFilter } | { ok: false; issues: z.core.$ZodIssue[] }
@@ -28,5 +31,5 @@ export function parseStreamQuery(query: string): StreamQueryResult {
   const parsed = StreamQuery.safeParse(input)
   if (!parsed.success) return { ok: false, issues: parsed.error.issues }
   const symbols = parsed.data.pairs
-  return { ok: true, filter: symbols === undefined ? null : new Set(symbols.map((symbol) => pairBySymbol(symbol)!.id)) }
+  return { ok: true, filter: symbols === undefined ? null : new Set(symbols.map((name) => pairByName(name)!.id)) }
 }

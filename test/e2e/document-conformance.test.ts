@@ -66,7 +66,11 @@ t.test('live rows, frames and error bodies fit the OpenAPI and AsyncAPI document
 
   const row = await answer(`/v1/prices/${tick.data.pair}`, '/v1/prices/{pair}')
   t.equal(row.status, 200)
-  t.match(row.body.schedule, { timezone: String, openingHours: String }, 'the row carries the whole schedule')
+  t.match(
+    row.body.schedule,
+    { timezone: String, openingHours: Array, dayTradingHours: { from: String, to: String } },
+    'the row carries the whole schedule',
+  )
   fits(ajv2020, 'openapi#/components/schemas/PriceRow', row.body, 'a live row')
   fits(ajv7, 'asyncapi#/components/schemas/PriceRow', row.body, 'a live row, as the bus carries it')
   t.equal((await answer('/v1/prices', '/v1/prices')).status, 200)

@@ -27,6 +27,7 @@ const minuteCandle = (minute: number, price: number): Candle => ({
 const MINUTES = [minuteCandle(0, 100), minuteCandle(1, 101), minuteCandle(2, 102), minuteCandle(5, 105), minuteCandle(7, 107)]
 const store = memoryCandleStore({ keepPerResolution: 1000 })
 await store.merge('BTC-USD', MINUTES)
+await store.merge('US500-USD', MINUTES)
 
 const server = await serveRoutes(ohlcRoutes(store))
 const pagingServer = await serveRoutes(ohlcRoutes(store, { maxCandlesPerResponse: 2 }))
@@ -52,6 +53,12 @@ t.test('one-minute candles of a range, with the pair as base and quote, on the o
   const body = await readJson(response)
   t.ok(OhlcResponse.safeParse(body).success, 'matches the schema')
   t.strictSame(body, { data: MINUTES.map(wire), lastRequestTimestamp: DAY + 600 })
+})
+
+t.test("a legacy spelling from the pairs list names the same pair; the candles name it by its symbol's assets", async (t) => {
+  const request = { pair: 'SPX-USD', fromTimestampSeconds: DAY, toTimestampSeconds: DAY + 600, resolution: '1' }
+  const body = await readJson(await postOhlc(request))
+  t.strictSame(body, { data: MINUTES.map((candle) => ({ ...wire(candle), from: 'US500', to: 'USD' })), lastRequestTimestamp: DAY + 600 })
 })
 
 t.test('wider resolutions; minutes may be sent as a number; from widens to the start of its period', async (t) => {

@@ -127,16 +127,15 @@ t.test('pair 53 (no open-interest ceiling): depth 503, the quote prices it with 
   })
 })
 
-t.test("symbols are the price endpoints' symbols; unknown ones are 404", async (t) => {
-  t.equal((await gateway.get('/v1/depth/US500-USD')).status, 200)
-  for (const path of ['/v1/depth/SPX-USD', '/v1/depth/SPX-USD/quote?side=long&notionalUsd=1']) {
-    const answer = await gateway.get(path)
-    t.equal(answer.status, 404, path)
-    t.strictSame(answer.body, {
-      error: 'Not Found',
-      message: '"SPX-USD" is the indexed source\'s spelling of US500-USD; use US500-USD',
-      details: { pair: 'SPX-USD', symbol: 'US500-USD' },
-    })
+t.test('symbols and their legacy spellings name a pair; answers use the symbol; unknown ones are 404', async (t) => {
+  for (const [current, legacy] of [
+    ['/v1/depth/US500-USD', '/v1/depth/SPX-USD'],
+    ['/v1/depth/US500-USD/quote?side=long&notionalUsd=1', '/v1/depth/SPX-USD/quote?side=long&notionalUsd=1'],
+  ] as const) {
+    const byLegacy = await gateway.get(legacy)
+    t.equal(byLegacy.status, 200, legacy)
+    t.equal(byLegacy.body.pair, 'US500-USD', `${legacy} names the pair by its symbol`)
+    t.strictSame(byLegacy.body, (await gateway.get(current)).body, `${legacy} answers as ${current}`)
   }
   const unknown = await gateway.get('/v1/depth/DOGE-USD')
   t.strictSame(unknown.body, {

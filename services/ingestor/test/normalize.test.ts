@@ -26,7 +26,13 @@ t.test('a good quote becomes a spec price row', async (t) => {
     isDayTradingClosed: false,
     secondsToToggleIsDayTradingClosed: -1,
     timestampSeconds: 1_794_999_999,
-    schedule: { id: 0, alwaysOpen: true, timezone: 'UTC', openingHours: 'UTC;O,O,O,O,O,O,O' },
+    schedule: {
+      id: 0,
+      alwaysOpen: true,
+      timezone: 'UTC',
+      openingHours: ['O', 'O', 'O', 'O', 'O', 'O', 'O'],
+      dayTradingHours: { from: 'open+00:01', to: 'close-00:15' },
+    },
   })
   t.ok(PriceRow.safeParse(result.row).success)
 })
@@ -75,7 +81,8 @@ t.test('with the calendar, rows carry the market-hours flags and schedule of the
     id: 5,
     alwaysOpen: false,
     timezone: 'America/New_York',
-    openingHours: 'America/New_York;0930-1600,0930-1600,0930-1600,0930-1600,0930-1600,C,C',
+    openingHours: ['0930-1600', '0930-1600', '0930-1600', '0930-1600', '0930-1600', 'C', 'C'],
+    dayTradingHours: { from: 'open+00:01', to: 'close-00:15' },
   })
   const btc = normaliseQuote({ ...quote, pair: 'BTC-USD', publishTimeSeconds: saturday / 1000 }, calendar, saturday)
   t.same(

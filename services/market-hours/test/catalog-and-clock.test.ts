@@ -59,11 +59,16 @@ t.test('scheduleFor gives the schedule object of a price row', async (t) => {
     id: 0,
     alwaysOpen: true,
     timezone: 'UTC',
-    openingHours: 'UTC;O,O,O,O,O,O,O',
+    openingHours: ['O', 'O', 'O', 'O', 'O', 'O', 'O'],
+    dayTradingHours: { from: 'open+00:01', to: 'close-00:15' },
   })
   const nvda = clock.scheduleFor(pairId('NVDA-USD'))
   t.match(nvda, { id: 5, alwaysOpen: false, timezone: 'America/New_York' })
-  t.equal(nvda?.openingHours, 'America/New_York;0930-1600,0930-1600,0930-1600,0930-1600,0930-1600,C,C', 'the weekly part only')
+  t.strictSame(
+    nvda?.openingHours,
+    ['0930-1600', '0930-1600', '0930-1600', '0930-1600', '0930-1600', 'C', 'C'],
+    'the weekly part only, a day an entry',
+  )
   t.equal(clock.scheduleFor(pairId('NVDA-USD')), nvda, 'the same object every time')
   t.equal(clock.scheduleFor(83), undefined)
   t.equal(clock.scheduleFor(-1), undefined)

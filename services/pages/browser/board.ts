@@ -49,6 +49,11 @@ for (const pair of PAIRS) {
   })
 }
 
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']
+/** The row's schedule as a tooltip: `Mon 0930-1600 · … (America/New_York)`. */
+const weeklyHours = ({ openingHours, timezone }: PriceRow['schedule']) =>
+  `${openingHours.map((entry, day) => `${WEEKDAYS[day]} ${entry}`).join(' · ')} (${timezone})`
+
 const digits = (value: number) => (value >= 1000 ? 2 : value >= 1 ? 4 : 6)
 const show = (row: PriceRow, fromTick: boolean) => {
   const line = lines.get(row.pair)
@@ -57,6 +62,7 @@ const show = (row: PriceRow, fromTick: boolean) => {
   for (const side of ['bid', 'mid', 'ask'] as const) line.cells[side].textContent = row[side].toFixed(digits(row.mid))
   line.cells.market.textContent = row.isMarketOpen ? (row.isDayTradingClosed ? 'open (no day trades)' : 'open') : 'closed'
   line.row.dataset.market = row.isMarketOpen ? 'open' : 'closed'
+  line.cells.market.title = weeklyHours(row.schedule)
   line.row.dataset.mid = String(row.mid)
   if (!fromTick) return
   line.row.dataset.updates = String(++line.updates)

@@ -52,6 +52,15 @@ t.test('filtered: subscribe widens, unsubscribe narrows, each acked with the new
   t.same(await ticksReaching(client, ['BTC-USD', 'ETH-USD']), ['ETH-USD'], 'narrower')
 })
 
+t.test('legacy spellings name the same asset: counted once, every frame names it by its symbol', async (t) => {
+  const client = await connect('?pairs=SPX-USD,US500-USD,SOL-USD')
+  t.same(await ticksReaching(client, ['US500-USD', 'WTI-USD']), ['US500-USD'], '?pairs=SPX-USD receives US500-USD')
+  t.same(await request(client, { type: 'subscribe', pairs: ['CL-USD', 'WTI-USD'] }), { type: 'ack', for: 'subscribe', pairCount: 3 })
+  t.same(await ticksReaching(client, ['US500-USD', 'WTI-USD', 'XCU-USD']), ['US500-USD', 'WTI-USD'])
+  t.same(await request(client, { type: 'unsubscribe', pairs: ['SPX-USD'] }), { type: 'ack', for: 'unsubscribe', pairCount: 2 })
+  t.same(await ticksReaching(client, ['US500-USD', 'WTI-USD']), ['WTI-USD'], 'unsubscribed by its legacy spelling')
+})
+
 t.test('removing the last asset leaves a filtered connection with 0 assets; a later subscribe resumes delivery', async (t) => {
   const client = await connect('?pairs=BTC-USD')
   t.same(await request(client, { type: 'unsubscribe', pairs: ['BTC-USD'] }), { type: 'ack', for: 'unsubscribe', pairCount: 0 })
