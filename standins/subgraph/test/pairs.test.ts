@@ -2,7 +2,7 @@
 
 import t from 'tap'
 import { PAIRS } from '../../../schemas/pairs.ts'
-import { FEED_IDS } from '../../services/ingestor/feed-ids.ts'
+import { FEED_IDS } from '../../../services/ingestor/feed-ids.ts'
 import { queryData, startStandin } from './fixtures/standin-client.ts'
 
 type WirePair = {
