@@ -193,6 +193,24 @@ export function createMetrics() {
       labelNames: ['chain', 'field'],
       registers,
     }),
+    subgraphDoorRequests: new Counter({
+      name: 'venue_subgraph_door_requests_total',
+      help: 'Requests to the GraphQL door, by chain and outcome (forwarded, cached, refused, failed)',
+      labelNames: ['chain', 'outcome'],
+      registers,
+    }),
+    subgraphDoorRefusals: new Counter({
+      name: 'venue_subgraph_door_refusals_total',
+      help: 'Requests the GraphQL door did not forward, by chain and reason (body_size, malformed, query_length, syntax, depth, aliases, rows, unanalysable)',
+      labelNames: ['chain', 'reason'],
+      registers,
+    }),
+    subgraphDoorUpstreamFailures: new Counter({
+      name: 'venue_subgraph_door_upstream_failures_total',
+      help: 'Door requests the subgraph did not answer, by chain and kind (timeout, network_error, http_error, invalid_schema)',
+      labelNames: ['chain', 'kind'],
+      registers,
+    }),
   }
 }
 

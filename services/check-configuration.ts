@@ -9,6 +9,7 @@ import { chainConfigsFromEnv } from './onboarding/chain-config.ts'
 import { onboardingEnv } from './onboarding/config.ts'
 import { processConfig, type ProcessConfig } from './process-env.ts'
 import { relayerConfig } from './relayer/config.ts'
+import { subgraphDoorConfig } from './subgraph-door/config.ts'
 
 export interface CheckedConfiguration {
   process: ProcessConfig
@@ -41,6 +42,7 @@ export function checkConfiguration(env: Env, options: { embeddedChains: boolean;
   if (roles.includes('edge')) {
     attempt(() => edgeConfig(env))
     attempt(() => candlesConfig(env))
+    attempt(() => subgraphDoorConfig(env))
     const indexer = attempt(() => indexerConfig(env))
     if (indexer && !indexer.urls && !options.embeddedIndexer) problems.push(NO_INDEXED_SOURCE)
   }

@@ -28,6 +28,8 @@ import { onboardingRoutes } from '../onboarding/onboard-routes.ts'
 import type { OnboardingResources } from '../onboarding/onboarding-resources.ts'
 import { portfolioRoutes } from '../portfolio/routes.ts'
 import type { Materializer } from '../snapshot/materializer.ts'
+import { subgraphDoorConfig } from '../subgraph-door/config.ts'
+import { subgraphDoorRoutes } from '../subgraph-door/routes.ts'
 
 /** The edge's routes beyond prices and status, with what they need started. */
 export interface EdgeFeatures {
@@ -74,11 +76,13 @@ export async function startEdgeFeatures(deps: {
     ...(deps.redis && { queueGroup: candles.CANDLES_QUEUE_GROUP }),
   })
 
+  const doorConfig = subgraphDoorConfig(deps.env)
   const onboarding = deps.onboarding
   return {
     routes: (prices) => [
       ...portfolioRoutes(indexer),
       ...depthRoutes({ indexer, prices }),
+      ...subgraphDoorRoutes({ urls, config: doorConfig, metrics: deps.metrics }),
       ...marketHoursRoutes(),
       ...apiDocumentRoutes(),
       ...pageRoutes(asyncApiDocument),

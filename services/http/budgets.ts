@@ -21,6 +21,8 @@ export const BUDGETS = {
   ohlc: { points: 60, windowSeconds: 10 },
   /** one budget shared by GET /v1/depth/{pair} and its quote (the spec leaves these limits open) */
   depth: { points: 60, windowSeconds: 10 },
+  /** POST /v1/subgraph/gn and /v1/subgraph/{chainId}/gn, both chains; not in the spec: ours (docs/subgraph-door.md) */
+  subgraph: { points: 30, windowSeconds: 10 },
 } as const satisfies Record<string, Budget>
 
 export type BudgetName = keyof typeof BUDGETS

@@ -4,8 +4,8 @@ import type { FrameworkError, UpstreamProxyError } from '../../schemas/errors.ts
 // The spec's two error body shapes (spec 7). Every route, the kit and the stream's upgrade refusals build
 // their bodies here and nowhere else.
 
-/** Which of the two shapes a route answers its failures in. */
-export type ErrorShape = 'framework' | 'upstream-proxy'
+/** Which of the two shapes a route answers its failures in; `graphql` for the subgraph door, as graph-node answers. */
+export type ErrorShape = 'framework' | 'upstream-proxy' | 'graphql'
 
 export interface FrameworkExtras {
   /** raw validation issues; validation failures only */
@@ -29,12 +29,18 @@ export function upstreamProxyErrorBody(message: string): UpstreamProxyError {
   return { error: message }
 }
 
+/** graph-node's error body (the subgraph door): `{ "errors": [{ "message": ... }] }`, which GraphQL clients read. */
+export function graphqlErrorBody(message: string): { errors: Array<{ message: string }> } {
+  return { errors: [{ message }] }
+}
+
 /** A failure's body in the given shape. */
 export function errorBody(
   shape: ErrorShape,
   status: number,
   message: string,
   extras: FrameworkExtras = {},
-): FrameworkError | UpstreamProxyError {
+): FrameworkError | UpstreamProxyError | ReturnType<typeof graphqlErrorBody> {
+  if (shape === 'graphql') return graphqlErrorBody(message)
   return shape === 'upstream-proxy' ? upstreamProxyErrorBody(message) : frameworkErrorBody(status, message, extras)
 }

@@ -368,10 +368,10 @@ const NO_QUERY = new URLSearchParams()
 const EMPTY_BODY = Buffer.alloc(0)
 const ignore = () => {}
 
-/** A path answers its failures (405 included) in the upstream-proxy shape when its routes do. */
+/** A path answers its failures (405 included) in the shape its routes name, framework when they name none. */
 function shapeOf(methods: Map<Method, Route> | undefined): ErrorShape {
   if (!methods) return 'framework'
-  for (const route of methods.values()) if (route.errorShape === 'upstream-proxy') return 'upstream-proxy'
+  for (const route of methods.values()) if (route.errorShape && route.errorShape !== 'framework') return route.errorShape
   return 'framework'
 }
 

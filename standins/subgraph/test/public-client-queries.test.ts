@@ -6,38 +6,10 @@ import { Kind, parse, type OperationDefinitionNode } from 'graphql'
 import { DEMO_TRADER, seedData, type PairRow } from '../index.ts'
 import { PUBLIC_CLIENT_QUERIES, type PublicClientQuery } from './fixtures/public-client-queries.ts'
 import { postGraphql, startStandin, wireFields } from './fixtures/standin-client.ts'
+import { clientQueryText, clientVariables as variablesOf, demoOrder, REFUSED_BY_GRAPH_NODE } from './fixtures/client-variables.ts'
 
 const data = seedData(42161)
 const demo = DEMO_TRADER.toLowerCase()
-const demoTrade = data.trades.find((trade) => trade.trader === demo && trade.isOpen)!
-const demoOrder = data.orders.find(
-  (order) => order.trader === demo && order.orderAction === 'Open' && !order.isPending && !order.isCancelled,
-)!
-
-/** The values the clients pass, by variable name: the SDKs pass the address as the caller spells it. */
-const VALUES_BY_NAME: Readonly<Record<string, unknown>> = {
-  trader: DEMO_TRADER,
-  pair_id: '0',
-  order_id: demoOrder.id,
-  trade_id: demoTrade.id,
-  last_n_orders: 10,
-  skip: 0,
-  first: 1000,
-}
-
-/** graph-node refuses these too: `first` above 1000 (the keeper-style queries ask for 10000). */
-const REFUSED: Readonly<Record<string, string>> = {
-  '27. GET_OPEN_TRADES': 'The `first` argument must be between 0 and 1000, but is 10000',
-  '30. GET_OPEN_LIMITS': 'The `first` argument must be between 0 and 1000, but is 10000',
-}
-
-function variablesOf(entry: PublicClientQuery, query = entry.query): Record<string, unknown> | undefined {
-  if (entry.variables) return entry.variables
-  const operation = parse(query).definitions[0] as OperationDefinitionNode
-  const names = (operation.variableDefinitions ?? []).map((definition) => definition.variable.name.value)
-  if (names.length === 0) return undefined
-  return Object.fromEntries(names.map((name) => [name, VALUES_BY_NAME[name]]))
-}
 
 t.test('every public client query, verbatim', async (t) => {
   const standin = await startStandin(t)
@@ -46,11 +18,10 @@ t.test('every public client query, verbatim', async (t) => {
 
   for (const entry of PUBLIC_CLIENT_QUERIES) {
     t.test(`${entry.client} ${entry.name} (${entry.source.repo} ${entry.source.path})`, async (t) => {
-      // the collector fills a block number into this one
-      const query = entry.query.replace('%s', String(head - 100))
+      const query = clientQueryText(entry, head)
       const answer = await postGraphql<Record<string, unknown>>(url, query, variablesOf(entry, query))
       t.equal(answer.status, 200)
-      const refusal = REFUSED[entry.name]
+      const refusal = REFUSED_BY_GRAPH_NODE[entry.name]
       if (refusal) {
         t.strictSame(
           answer.errors?.map((error) => error.message),
