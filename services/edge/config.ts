@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { isIP } from 'node:net'
 import { envBool, envHost, envInt, envList, envPort, parseEnv, type Env } from '../../kit/env-parsing.ts'
+import { HttpEnv } from '../http/config.ts'
 import { StreamEnv } from '../stream/config.ts'
 
 const EdgeEnv = z.object({
@@ -19,6 +20,7 @@ const EdgeEnv = z.object({
     'must be a comma-separated list of IP addresses or CIDR ranges (e.g. 10.0.0.0/8,192.168.1.5)',
   ),
 
+  ...HttpEnv.shape,
   ...StreamEnv.shape,
 })
 
