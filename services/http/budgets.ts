@@ -31,10 +31,24 @@ export const BUDGETS = {
 
 export type BudgetName = keyof typeof BUDGETS
 
+/** Budgets per stream socket rather than per IP; STREAM_MESSAGES_PER_SOCKET_PER_MINUTE overrides the figure. */
+export const SOCKET_BUDGETS = {
+  /** client messages; past it a message is answered with an `error` frame `rate_limited` */
+  streamMessages: { points: 120, windowSeconds: 60 },
+} as const satisfies Record<string, Budget>
+
 /** Ceilings on open stream connections, per replica; STREAM_MAX_CONNECTIONS_PER_IP and STREAM_MAX_CONNECTIONS override them. */
 export const CONNECTION_CEILINGS = {
   /** per budget key; refused with 429 */
   perIp: 20,
   /** this replica's total; refused with 503 */
   total: 500,
+}
+
+/** The stream's default limits, as the AsyncAPI document states them. */
+export const STREAM_LIMITS = {
+  connectionsPerIp: CONNECTION_CEILINGS.perIp,
+  connections: CONNECTION_CEILINGS.total,
+  upgradesPerIpPerMinute: BUDGETS.streamUpgrades.points,
+  messagesPerSocketPerMinute: SOCKET_BUDGETS.streamMessages.points,
 }
