@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { busNames } from '../../bus/subjects.ts'
 import { buildAsyncApiDocument } from '../asyncapi.ts'
+import { STREAM_LIMITS } from '../../services/http/budgets.ts'
 import { DepthBook, Quote } from '../depth.ts'
 import { FrameworkError, NoTicksYetError, UpstreamProxyError } from '../errors.ts'
 import { LimitsEnvelope } from '../limits.ts'
@@ -159,7 +160,7 @@ t.test('every example parses with the zod schema the service uses', async (t) =>
 
 t.test('the AsyncAPI document is valid AsyncAPI 3.0 with no error or warning from the parser', async (t) => {
   const names = busNames()
-  const source = buildAsyncApiDocument({ tickSubject: names.tickSubject('{pair}'), latestPricesBucket: names.latestPricesBucket })
+  const source = buildAsyncApiDocument({ tickSubject: names.tickSubject('{pair}'), latestPricesBucket: names.latestPricesBucket }, STREAM_LIMITS)
   const { document, diagnostics } = await new Parser().parse(JSON.stringify(source))
   t.ok(document, 'parsed')
   // severity 0 is an error, 1 a warning; the only lower finding is the notice that AsyncAPI 3.1 exists
@@ -200,7 +201,7 @@ t.test('the AsyncAPI document is valid AsyncAPI 3.0 with no error or warning fro
 })
 
 t.test('the AsyncAPI parser reports a document that breaks the specification', async (t) => {
-  const source = buildAsyncApiDocument({ tickSubject: 'prices.v1.tick.{pair}', latestPricesBucket: 'prices' })
+  const source = buildAsyncApiDocument({ tickSubject: 'prices.v1.tick.{pair}', latestPricesBucket: 'prices' }, STREAM_LIMITS)
   Object.assign(source.operations.publishTick, { action: 'publish' })
   const { document, diagnostics } = await new Parser().parse(JSON.stringify(source))
   t.equal(document, undefined)

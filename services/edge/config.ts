@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { isIP } from 'node:net'
 import { envBool, envInt, envList, envPort, parseEnv, type Env } from '../../kit/env-parsing.ts'
 import { ProcessEnv } from '../process-env.ts'
+import { HttpEnv } from '../http/config.ts'
 import { StreamEnv } from '../stream/config.ts'
 
 export const EdgeEnv = z.object({
@@ -19,6 +20,7 @@ export const EdgeEnv = z.object({
     )
     .describe('proxies whose `X-Forwarded-For` is believed: IPs or CIDR ranges'),
 
+  ...HttpEnv.shape,
   ...StreamEnv.shape,
 })
 

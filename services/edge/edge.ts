@@ -43,19 +43,23 @@ export async function startEdge(deps: EdgeDeps): Promise<Edge> {
     logger: log,
     metrics: deps.metrics,
   })
-  const rateLimits = createRateLimits({ redis: deps.redis, enabled: config.RATE_LIMITS_ENABLED, logger: log })
-  const resolveClientIp = clientIpResolver(config.TRUSTED_PROXIES)
-  // one allowlist for REST (CORS) and the stream
-  const allowedOrigins = originAllowlist(config.STREAM_ALLOWED_ORIGINS)
+  const rateLimits = createRateLimits({
+    redis: deps.redis,
+    enabled: config.RATE_LIMITS_ENABLED,
+    ipv6PrefixBits: config.BUDGET_IPV6_PREFIX,
+    figures: { streamUpgrades: { points: config.STREAM_UPGRADES_PER_IP_PER_MINUTE } },
+    logger: log,
+  })
   const server = createHttpServer({
     logger: log,
     metrics: deps.metrics,
     rateLimits,
-    resolveClientIp,
+    resolveClientIp: clientIpResolver(config.TRUSTED_PROXIES),
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
-    allowedOrigins,
+    // one allowlist for REST (CORS) and the stream's upgrades
+    allowedOrigins: originAllowlist(config.STREAM_ALLOWED_ORIGINS),
   })
-  const stream = startPriceStream({ app: server.app, materializer, config, resolveClientIp, logger: log, metrics: deps.metrics })
+  const stream = startPriceStream({ server, materializer, config, logger: log, metrics: deps.metrics })
   server.addRoutes([
     ...stream.routes,
     ...snapshotRoutes(materializer),

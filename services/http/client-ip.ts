@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net'
+import { canonicalIp } from './budget-keys.ts'
 
 /**
  * The client's address: the socket's peer, unless the peer is a trusted proxy, in which case the
@@ -30,13 +31,7 @@ export function clientIpResolver(trustedProxies: string[]): (peer: string, forwa
   }
 }
 
-/** IPv4 seen through an IPv6 socket (::ffff:a.b.c.d, or uWS's long hex form) becomes plain IPv4. */
+/** The canonical text of an address (IPv4 seen through an IPv6 socket becomes plain IPv4); anything else unchanged. */
 export function normaliseIp(address: string): string {
-  const mapped = /^(?:0{1,4}:){5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address)
-  if (mapped) {
-    const high = parseInt(mapped[1]!, 16)
-    const low = parseInt(mapped[2]!, 16)
-    return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`
-  }
-  return address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '')
+  return canonicalIp(address) ?? address
 }

@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import type { Logger } from '../../kit/logger.ts'
-import { BUDGETS, type BudgetName } from './budgets.ts'
+import { budgetKeyer } from './budget-keys.ts'
+import { BUDGETS, type Budget, type BudgetName } from './budgets.ts'
 
 export interface RateLimitDecision {
   allowed: boolean
@@ -12,7 +13,10 @@ export interface RateLimitDecision {
 }
 
 export interface RateLimits {
+  /** takes one point of the client's budget; the client counts by its budget key (see keyOf) */
   check(budget: BudgetName, clientIp: string): Promise<RateLimitDecision>
+  /** what a client address is counted by: the IPv4 address, or the configured IPv6 prefix */
+  keyOf(clientIp: string): string
   /** 'redis' when budgets are shared between replicas */
   readonly store: 'redis' | 'memory' | 'disabled'
 }
@@ -24,25 +28,36 @@ export interface RateLimitOptions {
   keyPrefix?: string
   /** false lifts every limit (for benches); responses then carry no x-ratelimit headers */
   enabled?: boolean
+  /** IPv6 clients are counted by this prefix length (64 by default) */
+  ipv6PrefixBits?: number
+  /** figures configured in place of the table's (the stream's upgrade budget) */
+  figures?: Partial<Record<BudgetName, Pick<Budget, 'points'>>>
   logger: Logger
 }
 
-/** Fixed-window budgets per IP from rate-limiter-flexible, in Redis or in memory. */
+/**
+ * Fixed-window budgets from rate-limiter-flexible, in Redis or in memory, counted per budget key: every
+ * spelling of an address, and every address of one IPv6 prefix, draw on one budget.
+ */
 export function createRateLimits(options: RateLimitOptions): RateLimits {
+  const keyOf = budgetKeyer(options.ipv6PrefixBits)
   if (options.enabled === false) {
     const open: RateLimitDecision = { allowed: true, limit: 0, remaining: 0, resetSeconds: 0 }
-    return { store: 'disabled', check: async () => open }
+    return { store: 'disabled', keyOf, check: async () => open }
   }
   const log = options.logger.child({ module: 'rate-limits' })
   const limiters = new Map<BudgetName, RateLimiterAbstract>()
   const fallbacks = new Map<BudgetName, RateLimiterMemory>()
-  for (const [name, budget] of Object.entries(BUDGETS) as Array<[BudgetName, (typeof BUDGETS)[BudgetName]]>) {
+  const figures = new Map<BudgetName, Budget>()
+  for (const [name, tabled] of Object.entries(BUDGETS) as Array<[BudgetName, Budget]>) {
+    const budget = { ...tabled, ...options.figures?.[name] }
+    figures.set(name, budget)
     const common = { points: budget.points, duration: budget.windowSeconds, keyPrefix: `${options.keyPrefix ?? 'rl'}:${name}` }
     const memory = new RateLimiterMemory(common)
     fallbacks.set(name, memory)
     limiters.set(
       name,
-      options.redis
+      options.redis && !budget.perReplica
         ? // while Redis is unreachable each replica falls back to its own memory budget
           new RateLimiterRedis({ ...common, storeClient: options.redis, insuranceLimiter: memory, rejectIfRedisNotReady: true })
         : memory,
@@ -51,16 +66,18 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
 
   return {
     store: options.redis ? 'redis' : 'memory',
+    keyOf,
     async check(budgetName, clientIp) {
-      const limit = BUDGETS[budgetName].points
+      const { points: limit, windowSeconds } = figures.get(budgetName)!
+      const key = keyOf(clientIp)
       try {
-        const result = await withFallback(limiters.get(budgetName)!.consume(clientIp), () => fallbacks.get(budgetName)!.consume(clientIp))
+        const result = await withFallback(limiters.get(budgetName)!.consume(key), () => fallbacks.get(budgetName)!.consume(key))
         return { allowed: true, limit, remaining: result.remainingPoints, resetSeconds: secondsUntil(result) }
       } catch (outcome) {
         if (outcome instanceof RateLimiterRes) return { allowed: false, limit, remaining: 0, resetSeconds: secondsUntil(outcome) }
         // the store failed and so did its insurance: serve rather than refuse everyone
         log.error({ err: outcome, budget: budgetName }, 'rate-limit store failed, request let through')
-        return { allowed: true, limit, remaining: limit, resetSeconds: BUDGETS[budgetName].windowSeconds }
+        return { allowed: true, limit, remaining: limit, resetSeconds: windowSeconds }
       }
     },
   }

@@ -1,17 +1,18 @@
 import { z } from 'zod'
 import { envInt, envList } from '../../kit/env-parsing.ts'
+import { BUDGETS, CONNECTION_CEILINGS, SOCKET_BUDGETS } from '../http/budgets.ts'
 
 /** The price stream's settings (spec 6 and 8), part of the edge's configuration. Limits are per replica. */
 export const StreamEnv = z.object({
   STREAM_ALLOWED_ORIGINS: envList().describe(
     "browser origins allowed to open the stream and answered with CORS by REST, besides the service's own, e.g. https://app.example.com; `*` allows any",
   ),
-  STREAM_MAX_CONNECTIONS_PER_IP: envInt(20, { min: 1 }).describe('stream connections per client IP and replica; the next upgrade gets 429'),
-  STREAM_MAX_CONNECTIONS: envInt(500, { min: 1 }).describe('stream connections per replica; the next upgrade gets 503'),
-  STREAM_UPGRADES_PER_IP_PER_MINUTE: envInt(60, { min: 1 }).describe(
+  STREAM_MAX_CONNECTIONS_PER_IP: envInt(CONNECTION_CEILINGS.perIp, { min: 1 }).describe('stream connections per client IP and replica; the next upgrade gets 429'),
+  STREAM_MAX_CONNECTIONS: envInt(CONNECTION_CEILINGS.total, { min: 1 }).describe('stream connections per replica; the next upgrade gets 503'),
+  STREAM_UPGRADES_PER_IP_PER_MINUTE: envInt(BUDGETS.streamUpgrades.points, { min: 1 }).describe(
     'stream upgrades per client IP and minute, per replica; the next gets 429',
   ),
-  STREAM_MESSAGES_PER_SOCKET_PER_MINUTE: envInt(120, { min: 1 }).describe(
+  STREAM_MESSAGES_PER_SOCKET_PER_MINUTE: envInt(SOCKET_BUDGETS.streamMessages.points, { min: 1 }).describe(
     'client messages per socket and minute; the next gets an `error` frame `rate_limited`',
   ),
   STREAM_SLOW_CLIENT_BYTES: envInt(1024 * 1024, { min: 16 * 1024 }).describe(

@@ -15,6 +15,8 @@ export type DeliveryMode = 'shared' | 'direct' | 'lagging'
 export interface StreamConnection {
   readonly requestId: string
   readonly ip: string
+  /** what the per-IP connection ceiling counts by: the IPv4 address or the IPv6 prefix */
+  readonly budgetKey: string
   filter: PairFilter
   mode: DeliveryMode
   /** while lagging: the published seq summed over the filter when it stopped receiving ticks */

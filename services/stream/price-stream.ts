@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto'
-import { STATUS_CODES } from 'node:http'
-import type { HttpResponse, TemplatedApp } from 'uWebSockets.js'
+import { ServiceError } from '../../kit/errors.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
 import { pairBySymbol } from '../../schemas/pairs.ts'
 import type { StreamConfig } from './config.ts'
-import type { Route } from '../http/http-server.ts'
+import type { HttpServer, Route } from '../http/http-server.ts'
+import type { UpgradeRoute } from '../http/upgrade-route.ts'
 import { frameworkErrorBody } from '../http/error-bodies.ts'
 import { jsonReply } from '../http/reply.ts'
 import type { Materializer } from '../snapshot/materializer.ts'
@@ -34,10 +33,10 @@ const MAX_RECEIVED_MESSAGE_BYTES = 1024 * 1024
 const MESSAGE_WINDOW_MS = 60_000
 
 export interface PriceStreamOptions {
-  app: TemplatedApp
+  /** the upgrade passes its request pipeline (origin allowlist, the streamUpgrades budget) */
+  server: HttpServer
   materializer: Materializer
   config: StreamConfig
-  resolveClientIp: (peer: string, forwardedFor: string | undefined) => string
   logger: Logger
   metrics: Metrics
 }
@@ -51,12 +50,12 @@ export interface PriceStream {
 
 /** `WS /v1/prices/stream` (spec 4.3, 6): the snapshot, then ticks for the connection's filter. */
 export function startPriceStream(options: PriceStreamOptions): PriceStream {
-  const { app, config, metrics } = options
+  const { server, config, metrics } = options
   const log = options.logger.child({ module: 'price-stream' })
   const published = new PublishedTicks()
   for (const [symbol, row] of options.materializer.rows()) published.record(pairBySymbol(symbol)!.id, 0, row)
 
-  const delivery = new Delivery({ app, published, slowClientBytes: config.STREAM_SLOW_CLIENT_BYTES, metrics })
+  const delivery = new Delivery({ app: server.app, published, slowClientBytes: config.STREAM_SLOW_CLIENT_BYTES, metrics })
   const fanOut = createFanOut({
     published,
     sliceMs: config.STREAM_FANOUT_SLICE_MS,
@@ -67,13 +66,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
     },
   })
   const stopRows = options.materializer.onRow(fanOut.onRow)
-  const gate = new UpgradeGate({
-    allowedOrigins: config.STREAM_ALLOWED_ORIGINS,
-    maxConnectionsPerIp: config.STREAM_MAX_CONNECTIONS_PER_IP,
-    maxConnections: config.STREAM_MAX_CONNECTIONS,
-    upgradesPerIpPerMinute: config.STREAM_UPGRADES_PER_IP_PER_MINUTE,
-    rateLimitsEnabled: config.RATE_LIMITS_ENABLED,
-  })
+  const gate = new UpgradeGate({ maxConnectionsPerIp: config.STREAM_MAX_CONNECTIONS_PER_IP, maxConnections: config.STREAM_MAX_CONNECTIONS })
   const messagesPerMinute = config.RATE_LIMITS_ENABLED ? config.STREAM_MESSAGES_PER_SOCKET_PER_MINUTE : Infinity
   const snapshotFor = cachedSnapshots(published)
 
@@ -90,19 +83,45 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
   }
   const countConnections = () => metrics.streamConnections.set(opening.size + delivery.size)
 
-  const respond = (res: HttpResponse, requestId: string, status: number, headers: Record<string, string>, body = '') => {
-    res.writeStatus(`${status} ${STATUS_CODES[status]}`).writeHeader('x-request-id', requestId)
-    if (body !== '') res.writeHeader('content-type', 'application/json')
-    for (const [name, value] of Object.entries(headers)) res.writeHeader(name, value)
-    res.end(body)
-    metrics.httpRequests.labels(STREAM_PATH, String(status)).inc()
-  }
   const refused = (reason: RejectionReason, ip: string) => {
     metrics.streamRejectedUpgrades.labels(reason).inc()
     log.debug({ reason, ip }, 'stream upgrade refused')
   }
 
-  app.ws<StreamConnection>(STREAM_PATH, {
+  const upgrades: UpgradeRoute<StreamConnection> = {
+    path: STREAM_PATH,
+    budget: 'streamUpgrades',
+    budgetRefusal: (_budget, decision) =>
+      new ServiceError(
+        'rate_limited',
+        `too many stream upgrades from this address (${decision.limit} per minute): retry in ${decision.resetSeconds} seconds`,
+        { details: { retryAfterSeconds: decision.resetSeconds, limit: { upgradesPerIpPerMinute: decision.limit } } },
+      ),
+    onRefused: (reason, ip) => refused(reason === 'origin' ? 'origin' : 'upgrade_rate', ip),
+    admit({ requestId, clientIp, budgetKey, query }) {
+      const admission = gate.admit(budgetKey, query)
+      if (!admission.admitted) {
+        refused(admission.reason, clientIp)
+        const { status, body, headers } = admission
+        return { admitted: false, reply: { status, body, contentType: 'application/json', headers } }
+      }
+      const connection: StreamConnection = {
+        requestId,
+        ip: clientIp,
+        budgetKey,
+        filter: admission.filter,
+        mode: 'shared',
+        lagBaseline: 0,
+        answeredPing: true,
+        messages: new MessageBudget(messagesPerMinute, MESSAGE_WINDOW_MS),
+        socket: undefined,
+      }
+      return { admitted: true, userData: connection }
+    },
+    abandon: (connection) => gate.release(connection.budgetKey),
+  }
+
+  server.addWebSocket(upgrades, {
     compression: 0,
     maxPayloadLength: MAX_RECEIVED_MESSAGE_BYTES,
     // our heartbeat pings and terminates; uWS's own idle timer and pings stay off
@@ -112,68 +131,6 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
     // this far behind is closed rather than have uWS drop frames silently
     maxBackpressure: 2 * config.STREAM_SLOW_CLIENT_BYTES,
     closeOnBackpressureLimit: 1,
-
-    upgrade(res, req, context) {
-      const requestId = randomUUID()
-      let aborted = false
-      res.onAborted(() => (aborted = true))
-      // the kit's error boundary for upgrades: an unexpected failure is this request's 500, never an exit
-      const fail = (error: unknown) => {
-        log.error({ err: error, requestId }, 'stream upgrade failed')
-        if (aborted) return
-        try {
-          res.cork(() => respond(res, requestId, 500, {}, JSON.stringify(frameworkErrorBody(500, 'unexpected error'))))
-        } catch (failure) {
-          log.warn({ err: failure, requestId }, 'error response not sent')
-        }
-      }
-      try {
-        const key = req.getHeader('sec-websocket-key')
-        const protocol = req.getHeader('sec-websocket-protocol')
-        const extensions = req.getHeader('sec-websocket-extensions')
-        const origin = req.getHeader('origin') || undefined
-        const query = req.getQuery() ?? ''
-        const ip = options.resolveClientIp(
-          Buffer.from(res.getRemoteAddressAsText()).toString(),
-          req.getHeader('x-forwarded-for') || undefined,
-        )
-        if (!gate.originAllowed(origin, req.getHeader('host') || undefined)) {
-          refused('origin', ip)
-          return respond(res, requestId, 403, {})
-        }
-        gate
-          .admit(ip, query)
-          .then((admission) => {
-            if (aborted) {
-              if (admission.admitted) gate.release(ip)
-              return
-            }
-            res.cork(() => {
-              if (!admission.admitted) {
-                refused(admission.reason, ip)
-                return respond(res, requestId, admission.status, admission.headers, admission.body)
-              }
-              res.writeStatus('101 Switching Protocols').writeHeader('x-request-id', requestId)
-              for (const [name, value] of Object.entries(admission.headers)) res.writeHeader(name, value)
-              metrics.httpRequests.labels(STREAM_PATH, '101').inc()
-              const connection: StreamConnection = {
-                requestId,
-                ip,
-                filter: admission.filter,
-                mode: 'shared',
-                lagBaseline: 0,
-                answeredPing: true,
-                messages: new MessageBudget(messagesPerMinute, MESSAGE_WINDOW_MS),
-                socket: undefined,
-              }
-              res.upgrade(connection, key, protocol, extensions, context)
-            })
-          })
-          .catch(fail)
-      } catch (error) {
-        fail(error)
-      }
-    },
 
     open(socket) {
       const connection = socket.getUserData()
@@ -222,7 +179,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       opening.delete(connection)
       delivery.remove(connection)
       connection.socket = undefined
-      gate.release(connection.ip)
+      gate.release(connection.budgetKey)
       countConnections()
       log.debug({ requestId: connection.requestId, code }, 'stream connection closed')
     },
