@@ -18,9 +18,12 @@ const ProcessEnv = z.object({
   REDIS_URL: z.string().optional(),
   /** false: no onboarding (no /v1/onboard, no chains started), e.g. an edge that serves market data only */
   ONBOARDING_ENABLED: envBool(true),
-  /** /metrics, /healthz and /readyz for a process that runs no edge (the edge serves them on PORT) */
+  /**
+   * /metrics, /healthz and /readyz of every process, whatever its roles (the public PORT answers them 404
+   * unless OPS_ROUTES_ON_PUBLIC_PORT); edge worker n (EDGE_WORKERS) listens on OPS_PORT + n; 0 picks free ports
+   */
   OPS_PORT: envPort(9090),
-  /** the address the ops server (and the edge, see its config) listens on */
+  /** the address the ops listener (and the edge, see its config) listens on */
   HOST: envHost('0.0.0.0'),
   /**
    * edge processes sharing the edge's port (SO_REUSEPORT), one per core to use: this one and EDGE_WORKERS - 1
@@ -40,6 +43,9 @@ export const processConfig = (env: Env): ProcessConfig => {
   const config = parseEnv(ProcessEnv, env, 'process')
   if (config.EDGE_WORKERS > 1 && (!config.NATS_URL || !config.ROLES.includes('edge'))) {
     throw new Error('EDGE_WORKERS above 1 needs the edge role and NATS_URL: each worker subscribes to the ticks on NATS')
+  }
+  if (config.OPS_PORT !== 0 && config.OPS_PORT + config.EDGE_WORKERS - 1 > 65_535) {
+    throw new Error('OPS_PORT + EDGE_WORKERS - 1 is above 65535: edge worker n listens for /metrics on OPS_PORT + n')
   }
   return config
 }

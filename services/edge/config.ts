@@ -13,6 +13,11 @@ const EdgeEnv = z.object({
   /** the feed is `stale` / `degraded` when no tick has arrived for this long */
   STALE_AFTER_MS: envInt(10_000, { min: 1 }),
   RATE_LIMITS_ENABLED: envBool(true),
+  /**
+   * true: /metrics, /healthz and /readyz are also answered on PORT (they always are on OPS_PORT); off by
+   * default, since they tell anyone queue depths, error counts and dependency states and draw on no budget
+   */
+  OPS_ROUTES_ON_PUBLIC_PORT: envBool(false),
   /** proxies whose X-Forwarded-For is believed: IPs or CIDR ranges */
   TRUSTED_PROXIES: envList().refine(
     (entries) => entries.every(isAddressOrRange),
