@@ -135,6 +135,7 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       chains: resources.setup.config.chains,
       clients: resources.clients,
       queue: resources.queue,
+      sponsorship: { ledger: resources.ledger, ceilings: resources.setup.config.sponsorship },
       logger: log,
       metrics,
     })

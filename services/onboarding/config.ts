@@ -13,6 +13,18 @@ const OnboardingEnv = z.object({
   ONBOARD_DEADLINE_MS: envInt(20_000).pipe(z.number().int().positive()),
   /** a development-chain deployment (deploy/devnet) instead of CHAIN_<id>_* variables */
   DEPLOYMENT_FILE: z.string().min(1).optional(),
+  /** sponsorship policy: new onboardings each partner may have sponsored per UTC day (429 beyond) */
+  SPONSOR_PARTNER_ONBOARDINGS_PER_DAY: envInt(20, { min: 1 }),
+  /**
+   * sponsorship policy: the most gas one user operation may be given (its call, verification and
+   * pre-verification gas limits, and the paymaster's, summed); an operation estimated above it is not sent (403)
+   */
+  SPONSOR_GAS_PER_OPERATION: envInt(2_000_000, { min: 100_000 }),
+  /**
+   * sponsorship policy: the gas all onboardings on one chain may be given per UTC day, across replicas;
+   * each admitted onboarding holds SPONSOR_GAS_PER_OPERATION of it until its operation has landed (429 beyond)
+   */
+  SPONSOR_DAILY_GAS: envInt(200_000_000, { min: 100_000 }),
 })
 
 /** The intake's own variables (the chains are CHAIN_<id>_* or DEPLOYMENT_FILE), checked at start. */
@@ -23,6 +35,14 @@ export interface OnboardingConfig {
   /** lower-case partner addresses */
   allowlist: ReadonlySet<string>
   deadlineMs: number
+  sponsorship: SponsorshipCeilings
+}
+
+/** What the operator pays for at most (see sponsorship-policy.ts). */
+export interface SponsorshipCeilings {
+  partnerOnboardingsPerDay: number
+  gasPerOperation: number
+  dailyGas: number
 }
 
 /**
@@ -40,6 +60,11 @@ export function onboardingConfig(env: Env, deployment?: DevnetDeployment): Onboa
     chains,
     allowlist: new Set(partners.map((address) => address.toLowerCase())),
     deadlineMs: parsed.ONBOARD_DEADLINE_MS,
+    sponsorship: {
+      partnerOnboardingsPerDay: parsed.SPONSOR_PARTNER_ONBOARDINGS_PER_DAY,
+      gasPerOperation: parsed.SPONSOR_GAS_PER_OPERATION,
+      dailyGas: parsed.SPONSOR_DAILY_GAS,
+    },
   }
 }
 
