@@ -19,6 +19,7 @@ import { createChainClients } from '../services/onboarding/chain-clients.ts'
 import { onboardingConfig } from '../services/onboarding/config.ts'
 import { onboardingRoutes } from '../services/onboarding/onboard-routes.ts'
 import { createOnboardingQueue } from '../services/onboarding/relay-job.ts'
+import { createSponsorshipLedger } from '../services/onboarding/sponsorship-ledger.ts'
 import { relayerConfig } from '../services/relayer/config.ts'
 import { startRelayer } from '../services/relayer/relayer.ts'
 import { startRedis } from '../test/support/servers.ts'
@@ -45,16 +46,19 @@ const steps = [{ rate: 1, seconds: 1, seed: 'bench-warm-up' }, ...rates.map((rat
 const partnersOf = (step: (typeof steps)[number]) => derivedPartners(`${step.seed}-${randomUUID()}`, step.rate * step.seconds)
 const stepPartners = steps.map(partnersOf)
 const allowlist = stepPartners.flat().map((partner) => partner.address)
-const config = onboardingConfig({ ONBOARD_ALLOWLIST: allowlist.join(',') }, deployment)
+// the sponsorship ceilings far above what the bench asks for: it measures the relay, not the policy
+const config = onboardingConfig({ ONBOARD_ALLOWLIST: allowlist.join(','), SPONSOR_DAILY_GAS: String(Number.MAX_SAFE_INTEGER) }, deployment)
 const clients = createChainClients(config.chains)
 const { support } = await checkChains(config.chains, clients, logger)
 const queue = createOnboardingQueue({ redis, namespace: `bench${randomUUID().slice(0, 8)}`, logger })
 const metrics = createMetrics()
+const ledger = createSponsorshipLedger({ ceilings: config.sponsorship })
 const relayer = startRelayer({
   config: relayerConfig({ RELAYER_POLLING_INTERVAL_MS: '50', RELAYER_CONCURRENCY: args.concurrency }, deployment),
   chains: config.chains,
   clients,
   queue,
+  sponsorship: { ledger, ceilings: config.sponsorship },
   logger,
   metrics,
 })
@@ -65,7 +69,9 @@ const server = createHttpServer({
   resolveClientIp: clientIpResolver([]),
   bodyLimitBytes: 65_536,
 })
-server.addRoutes(onboardingRoutes(Promise.resolve({ config, chains: clients, support, queue }), { readyWithinMs: config.deadlineMs }))
+server.addRoutes(
+  onboardingRoutes(Promise.resolve({ config, chains: clients, support, queue, ledger, metrics }), { readyWithinMs: config.deadlineMs }),
+)
 const target = `http://127.0.0.1:${await server.listen('127.0.0.1', 0)}`
 
 const rows: Array<Record<string, string | number>> = []

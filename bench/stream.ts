@@ -77,7 +77,7 @@ async function until(probe: () => Promise<boolean> | boolean, what: string, time
 }
 
 async function startService(workers: number): Promise<Server> {
-  const [namespace, port] = [`bench${randomUUID().slice(0, 8)}`, await freePort()]
+  const [namespace, port, opsPort] = [`bench${randomUUID().slice(0, 8)}`, await freePort(), await freePort()]
   const [command, ...launcher] = pinned(workers === 1 ? '0' : '0,1', [process.execPath])
   const service: ServiceProcess = startServiceProcess(
     ['edge'],
@@ -86,6 +86,8 @@ async function startService(workers: number): Promise<Server> {
       BUS_NAMESPACE: namespace,
       HOST: '127.0.0.1',
       PORT: String(port),
+      // the primary's /metrics (worker n has its own on OPS_PORT + n)
+      OPS_PORT: String(opsPort),
       EDGE_WORKERS: String(workers),
       LOG_LEVEL: 'warn',
       ONBOARDING_ENABLED: 'false',
@@ -104,7 +106,7 @@ async function startService(workers: number): Promise<Server> {
     port,
     namespace,
     pids: () => listeningPids(port),
-    metricsUrl: `http://127.0.0.1:${port}/metrics`,
+    metricsUrl: `http://127.0.0.1:${opsPort}/metrics`,
     stop: async () => void (await service.stop()),
   }
 }

@@ -150,6 +150,12 @@ export function createMetrics() {
       labelNames: ['chain', 'outcome'],
       registers,
     }),
+    sponsorshipRefusals: new Counter({
+      name: 'venue_sponsorship_refusals_total',
+      help: 'Onboardings the sponsorship policy did not pay for, by chain and reason: partner_daily_onboardings, daily_gas, operation_gas, already_applied',
+      labelNames: ['chain', 'reason'],
+      registers,
+    }),
     relayErrors: new Counter({
       name: 'venue_relay_errors_total',
       help: 'Failed relay attempts by chain and kind: transient (retried) or permanent',

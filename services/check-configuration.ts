@@ -40,7 +40,13 @@ export function checkConfiguration(env: Env, options: { embeddedChains: boolean;
     if (ingestor?.hermesApiKey) secrets.push(ingestor.hermesApiKey.reveal())
   }
   if (roles.includes('edge')) {
-    attempt(() => edgeConfig(env))
+    const edge = attempt(() => edgeConfig(env))
+    // both listen with SO_REUSEPORT: on one port the kernel would spread public connections over the ops listener
+    if (process && edge && edge.PORT !== 0 && opsPortsOverlap(process, edge.PORT)) {
+      problems.push(
+        `invalid configuration for process: OPS_PORT=${JSON.stringify(String(process.OPS_PORT))}: must not be PORT, nor put an edge worker's (OPS_PORT + n) on it`,
+      )
+    }
     attempt(() => candlesConfig(env))
     attempt(() => subgraphDoorConfig(env))
     const indexer = attempt(() => indexerConfig(env))
@@ -66,4 +72,9 @@ export function checkConfiguration(env: Env, options: { embeddedChains: boolean;
   }
   if (env.RELAYER_PRIVATE_KEY) secrets.push(env.RELAYER_PRIVATE_KEY)
   return { process, secrets }
+}
+
+/** Whether the public port is one of the ops ports: OPS_PORT and, with edge workers, the ones after it. */
+function opsPortsOverlap(process: ProcessConfig, publicPort: number): boolean {
+  return process.OPS_PORT !== 0 && publicPort >= process.OPS_PORT && publicPort < process.OPS_PORT + process.EDGE_WORKERS
 }

@@ -11,13 +11,24 @@ export interface EdgeWorkers {
  * SO_REUSEPORT, so the kernel spreads new connections over every process listening. Each worker has its
  * own bus subscription, snapshot and stream numbering (`seq` per process, as between replicas). A worker
  * leaves when its primary does (the IPC channel closes) and is stopped with it.
+ *
+ * Worker n serves its /metrics, /healthz and /readyz on opsPort + n (free ports when opsPort is 0), not
+ * on a port shared with the others: each process counts for itself, and a scrape spread by the kernel
+ * over the workers would read a different process's counters each time.
  */
-export function startEdgeWorkers(options: { count: number; port: number; env: Env; logger: Logger }): EdgeWorkers {
+export function startEdgeWorkers(options: { count: number; port: number; opsPort: number; env: Env; logger: Logger }): EdgeWorkers {
   const log = options.logger.child({ module: 'edge-workers' })
   const workers: ChildProcess[] = []
   for (let index = 1; index <= options.count; index++) {
     const worker = spawn(process.execPath, [...process.execArgv, process.argv[1]!], {
-      env: { ...options.env, ROLES: 'edge', EDGE_WORKERS: '1', EDGE_WORKER_INDEX: String(index), PORT: String(options.port) },
+      env: {
+        ...options.env,
+        ROLES: 'edge',
+        EDGE_WORKERS: '1',
+        EDGE_WORKER_INDEX: String(index),
+        PORT: String(options.port),
+        OPS_PORT: String(options.opsPort === 0 ? 0 : options.opsPort + index),
+      },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     })
     worker.once('exit', (code, signal) => {

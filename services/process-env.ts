@@ -19,9 +19,11 @@ export const ProcessEnv = z.object({
   ONBOARDING_ENABLED: envBool(true).describe(
     '`false`: no onboarding (no `/v1/onboard`, no chains started), e.g. an edge that serves market data only',
   ),
-  OPS_PORT: envPort(9090).describe('`/metrics`, `/healthz` and `/readyz` of a process that runs no edge (the edge serves them on `PORT`)'),
+  OPS_PORT: envPort(9090).describe(
+    '`/metrics`, `/healthz` and `/readyz` of every process, whatever its roles (the public `PORT` answers them 404 unless `OPS_ROUTES_ON_PUBLIC_PORT`); edge worker n (`EDGE_WORKERS`) listens on `OPS_PORT + n`; 0 picks free ports',
+  ),
   HOST: envHost('0.0.0.0').describe(
-    'the address the edge, or the ops server of a process without an edge, listens on: an IP address (0.0.0.0 and :: for every interface) or localhost',
+    'the address the edge and the ops listener listen on: an IP address (0.0.0.0 and :: for every interface) or localhost',
   ),
   EDGE_WORKERS: envInt(1, { min: 1 }).describe(
     'edge processes sharing `PORT` (SO_REUSEPORT), one per core: this one and `EDGE_WORKERS - 1` edge-only copies; above 1 needs the edge role and `NATS_URL` (each worker subscribes to the ticks itself)',
@@ -40,6 +42,9 @@ export const processConfig = (env: Env): ProcessConfig => {
   const config = parseEnv(ProcessEnv, env, 'process')
   if (config.EDGE_WORKERS > 1 && (!config.NATS_URL || !config.ROLES.includes('edge'))) {
     throw new Error('EDGE_WORKERS above 1 needs the edge role and NATS_URL: each worker subscribes to the ticks on NATS')
+  }
+  if (config.OPS_PORT !== 0 && config.OPS_PORT + config.EDGE_WORKERS - 1 > 65_535) {
+    throw new Error('OPS_PORT + EDGE_WORKERS - 1 is above 65535: edge worker n listens for /metrics on OPS_PORT + n')
   }
   return config
 }

@@ -14,6 +14,8 @@ import { processConfig } from './process-env.ts'
 export interface RunningRoles {
   /** the edge's HTTP port, when this process runs the edge */
   port: number | undefined
+  /** where /metrics, /healthz and /readyz answer (OPS_PORT, or the port picked for 0) */
+  opsPort: number
   stop(): Promise<void>
 }
 
@@ -89,6 +91,10 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
     )
   let port: number | undefined
   const readinessDetails: ReadinessDetails = new Map()
+  // every process, the edge's included, answers the operational routes on a listener of their own (the
+  // public port does not, unless OPS_ROUTES_ON_PUBLIC_PORT); first, so probes reach it while roles start
+  const ops = await startOpsServer({ host: config.HOST, port: config.OPS_PORT, metrics, readiness, readinessDetails, logger: log })
+  stoppers.push(ops.stop)
   for (const role of roles) {
     if (role === 'ingestor') {
       const { startIngestorRole } = await import('./ingestor/role.ts')
@@ -110,7 +116,7 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       port = edge.port
       stoppers.push(edge.stop)
       if (config.EDGE_WORKERS > 1) {
-        stoppers.push(startEdgeWorkers({ count: config.EDGE_WORKERS - 1, port, env, logger: log }).stop)
+        stoppers.push(startEdgeWorkers({ count: config.EDGE_WORKERS - 1, port, opsPort: config.OPS_PORT, env, logger: log }).stop)
       }
     }
   }
@@ -131,26 +137,16 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       chains: resources.setup.config.chains,
       clients: resources.clients,
       queue: resources.queue,
+      sponsorship: { ledger: resources.ledger, ceilings: resources.setup.config.sponsorship },
       logger: log,
       metrics,
     })
     stoppers.push(relayer.stop)
   }
 
-  if (port === undefined) {
-    const ops = await startOpsServer({
-      host: config.HOST,
-      port: config.OPS_PORT,
-      metrics,
-      readiness,
-      readinessDetails,
-      logger: log,
-    })
-    stoppers.push(ops.stop)
-  }
-
   return {
     port,
+    opsPort: ops.port,
     async stop() {
       for (const stop of stoppers.reverse()) await stop()
       await bus?.close()

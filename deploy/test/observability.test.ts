@@ -50,7 +50,8 @@ t.test('every metric the dashboard and the rules name exists on /metrics of a ru
   const service = startServiceProcess(['ingestor', 'edge'], { PORT: String(port), HOST: '127.0.0.1', ONBOARDING_ENABLED: 'false' })
   t.teardown(() => service.stop())
   await service.waitForLog('edge listening', 90_000)
-  const exposition = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+  const ops = await service.waitForLog('ops endpoints listening')
+  const exposition = await (await fetch(`http://127.0.0.1:${Number(ops.port)}/metrics`)).text()
   const exposed = new Set<string>()
   for (const [, name, type] of exposition.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
     exposed.add(name!)

@@ -13,6 +13,9 @@ export const EdgeEnv = z.object({
   RATE_LIMITS_ENABLED: envBool(true).describe(
     "`false` lifts every per-IP budget, REST and stream (benches only); the stream's connection ceilings stay",
   ),
+  OPS_ROUTES_ON_PUBLIC_PORT: envBool(false).describe(
+    '`true`: `/metrics`, `/healthz` and `/readyz` are also answered on `PORT` (always on `OPS_PORT`); off by default, since they tell anyone queue depths, error counts and dependency states and draw on no budget',
+  ),
   TRUSTED_PROXIES: envList()
     .refine(
       (entries) => entries.every(isAddressOrRange),

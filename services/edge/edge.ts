@@ -22,9 +22,9 @@ export interface EdgeDeps {
   metrics: Metrics
   /** portfolio, depth, market hours, candles and onboarding; prices and status alone without it */
   features?: EdgeFeatures
-  /** what /readyz checks: the process's roles (see roleReadiness); the edge's alone by default */
+  /** what /readyz checks when OPS_ROUTES_ON_PUBLIC_PORT is set: the process's roles (see roleReadiness); the edge's alone by default */
   readiness?: ReadinessChecks
-  /** what the process's other roles report on /readyz */
+  /** what the process's other roles report on /readyz (OPS_ROUTES_ON_PUBLIC_PORT only) */
   readinessDetails?: ReadinessDetails
 }
 
@@ -64,7 +64,10 @@ export async function startEdge(deps: EdgeDeps): Promise<Edge> {
     ...stream.routes,
     ...snapshotRoutes(materializer),
     ...(deps.features?.routes(materializer) ?? []),
-    ...opsRoutes(deps.metrics, deps.readiness ?? roleReadiness(['edge'], deps), deps.readinessDetails),
+    // the ops listener (OPS_PORT) serves them in every process; here only when an operator opts in
+    ...(config.OPS_ROUTES_ON_PUBLIC_PORT
+      ? opsRoutes(deps.metrics, deps.readiness ?? roleReadiness(['edge'], deps), deps.readinessDetails)
+      : []),
   ])
   const port = await server.listen(config.HOST, config.PORT)
   log.info({ host: config.HOST, port, rateLimits: rateLimits.store }, 'edge listening')

@@ -4,7 +4,7 @@ import { createHttpServer } from '../http/http-server.ts'
 import { createRateLimits } from '../http/rate-limits.ts'
 import { opsRoutes, type ReadinessChecks, type ReadinessDetails } from './ops-routes.ts'
 
-/** /metrics, /healthz and /readyz alone, for a process that runs no edge (ingestor, relayer). */
+/** /metrics, /healthz and /readyz on a listener of their own (OPS_PORT), in every process. */
 export async function startOpsServer(options: {
   host: string
   port: number

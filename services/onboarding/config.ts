@@ -20,6 +20,15 @@ export const OnboardingEnv = z.object({
     .describe(
       'a development-chain deployment (`npm run devnet` writes one) instead of `CHAIN_<id>_*`; with neither, `npm start` starts the chains itself',
     ),
+  SPONSOR_PARTNER_ONBOARDINGS_PER_DAY: envInt(20, { min: 1 }).describe(
+    'sponsorship policy: new onboardings each partner may have sponsored per UTC day (429 beyond)',
+  ),
+  SPONSOR_GAS_PER_OPERATION: envInt(2_000_000, { min: 100_000 }).describe(
+    "sponsorship policy: the most gas one user operation may be given (its call, verification and pre-verification gas limits, and the paymaster's, summed); an operation estimated above it is not sent (403)",
+  ),
+  SPONSOR_DAILY_GAS: envInt(200_000_000, { min: 100_000 }).describe(
+    'sponsorship policy: the gas all onboardings on one chain may be given per UTC day, across replicas; each admitted onboarding holds `SPONSOR_GAS_PER_OPERATION` of it until its operation has landed (429 beyond)',
+  ),
 })
 
 /** The intake's own variables (the chains are CHAIN_<id>_* or DEPLOYMENT_FILE), checked at start. */
@@ -30,6 +39,14 @@ export interface OnboardingConfig {
   /** lower-case partner addresses */
   allowlist: ReadonlySet<string>
   deadlineMs: number
+  sponsorship: SponsorshipCeilings
+}
+
+/** What the operator pays for at most (see sponsorship-policy.ts). */
+export interface SponsorshipCeilings {
+  partnerOnboardingsPerDay: number
+  gasPerOperation: number
+  dailyGas: number
 }
 
 /**
@@ -47,6 +64,11 @@ export function onboardingConfig(env: Env, deployment?: DevnetDeployment): Onboa
     chains,
     allowlist: new Set(partners.map((address) => address.toLowerCase())),
     deadlineMs: parsed.ONBOARD_DEADLINE_MS,
+    sponsorship: {
+      partnerOnboardingsPerDay: parsed.SPONSOR_PARTNER_ONBOARDINGS_PER_DAY,
+      gasPerOperation: parsed.SPONSOR_GAS_PER_OPERATION,
+      dailyGas: parsed.SPONSOR_DAILY_GAS,
+    },
   }
 }
 

@@ -8,6 +8,9 @@ import { replyForOnboarding } from './onboard-replies.ts'
 import { checkServedHere } from './onboard-request.ts'
 import { onboardingJobId, type OnboardingQueue } from './relay-job.ts'
 import { checkSignatures } from './signature-checks.ts'
+import type { Metrics } from '../../kit/metrics.ts'
+import { decideSponsorship } from './sponsorship-policy.ts'
+import type { SponsorshipLedger } from './sponsorship-ledger.ts'
 import { inSpan, SpanKind, traceCarrier } from '../../kit/tracing.ts'
 
 export interface OnboardingRouteDeps {
@@ -17,13 +20,16 @@ export interface OnboardingRouteDeps {
   support: ChainsSupport
   /** the relayer runs its jobs, in this process or another */
   queue: OnboardingQueue
+  /** what the operator has paid for today (sponsorship-policy.ts) */
+  ledger: SponsorshipLedger
+  metrics: Metrics
 }
 
 /**
  * What the onboarding routes answer with once their dependencies are ready (see onboard-routes.ts), for a
  * body that has already passed the schema.
  */
-export function onboardingIntake({ config, chains, support, queue }: OnboardingRouteDeps) {
+export function onboardingIntake({ config, chains, support, queue, ledger, metrics }: OnboardingRouteDeps) {
   const chainConfigs = new Map(config.chains.map((chain) => [chain.chainId, chain]))
 
   const intake = async (request: OnboardRequest, log: Logger) => {
@@ -42,9 +48,17 @@ export function onboardingIntake({ config, chains, support, queue }: OnboardingR
     await checkSignatures(request, connection)
 
     const id = onboardingJobId(request)
-    await inSpan('job queue add', { kind: SpanKind.PRODUCER, attributes: { 'onboarding.id': id } }, () =>
-      queue.add(id, { request, trace: traceCarrier() }),
-    )
+    // the policy decides on new onboardings only: the same signed request again gets its job's answer
+    if (!(await queue.get(id))) {
+      const decision = await decideSponsorship(request, connection, ledger, metrics)
+      if ('refused' in decision) {
+        log.info({ chainId: request.chainId, partner: request.partner, status: decision.refused.status }, 'onboarding not sponsored')
+        return decision.refused
+      }
+      await inSpan('job queue add', { kind: SpanKind.PRODUCER, attributes: { 'onboarding.id': id } }, () =>
+        queue.add(id, { request, sponsoredOn: decision.sponsoredOn, trace: traceCarrier() }),
+      )
+    }
     // a job that failed for good (its retries used up) is tried again when the same request comes back
     if ((await queue.get(id))?.state === 'failed') await queue.retry(id)
     const record = await queue.waitUntilFinished(id, config.deadlineMs)

@@ -6,6 +6,7 @@ import { createChainClients, type ChainClients } from './chain-clients.ts'
 import { setUpOnboarding, type OnboardingSetup } from './config.ts'
 import type { EmbeddedChainStarter } from './deployment.ts'
 import { createOnboardingQueue, type OnboardingQueue } from './relay-job.ts'
+import { createSponsorshipLedger, type SponsorshipLedger } from './sponsorship-ledger.ts'
 
 /** What the intake (edge) and the relayer share in one process: the chains, their clients, the queue. */
 export interface OnboardingResources {
@@ -14,6 +15,8 @@ export interface OnboardingResources {
   /** what each chain's contracts can do, checked at start */
   support: ChainsSupport
   queue: OnboardingQueue
+  /** what the sponsorship policy has admitted and spent today, shared with the relayer */
+  ledger: SponsorshipLedger
   close(): Promise<void>
 }
 
@@ -35,11 +38,17 @@ export async function openOnboardingResources(options: {
     throw error
   }
   const queue = createOnboardingQueue({ redis: options.redis, namespace: options.namespace || undefined, logger: options.logger })
+  const ledger = createSponsorshipLedger({
+    ceilings: setup.config.sponsorship,
+    redis: options.redis,
+    namespace: options.namespace || undefined,
+  })
   options.logger.info(
     {
       chains: setup.config.chains.map((chain) => chain.chainId),
       source: setup.source,
       queue: options.redis ? 'BullMQ on Redis' : 'embedded (in-process)',
+      sponsorship: { ...setup.config.sponsorship, ledger: ledger.store },
     },
     setup.source === 'embedded devnet'
       ? 'onboarding: embedded development chains (set CHAIN_<id>_* or DEPLOYMENT_FILE)'
@@ -50,6 +59,7 @@ export async function openOnboardingResources(options: {
     clients,
     support: checks.support,
     queue,
+    ledger,
     async close() {
       checks.stop()
       await queue.close()

@@ -23,6 +23,8 @@ export const RelayJobData = z.object({
       userOperation: z.record(z.string(), z.unknown()),
     })
     .optional(),
+  /** the UTC day the sponsorship policy admitted it on (its gas is counted on that day) */
+  sponsoredOn: z.string().optional(),
   /** the trace context of the intake that queued the job (W3C `traceparent`), so the relayer's spans join its trace */
   trace: z.record(z.string(), z.string()).optional(),
 })
@@ -34,6 +36,8 @@ export type RelayJobResult =
   | { kind: 'relayed'; response: OnboardResponse }
   /** simulation found that the batch would revert; nothing was sent */
   | { kind: 'rejected'; rejection: OnboardRejection }
+  /** the sponsorship policy would not pay for the operation as estimated; nothing was sent */
+  | { kind: 'refused'; refusal: { reason: 'operation_gas'; message: string } }
 
 export type OnboardingQueue = JobQueue<RelayJobData, RelayJobResult>
 

@@ -11,6 +11,15 @@ import { describeError } from './relay-errors.ts'
 import { explainRevert } from './revert-reason.ts'
 import { readOnboardingState } from './read-back.ts'
 import { inSpan, SpanKind } from '../../kit/tracing.ts'
+import type { SponsorshipCeilings } from '../onboarding/config.ts'
+import type { SponsorshipLedger } from '../onboarding/sponsorship-ledger.ts'
+import { operationGasLimit, operationGasRefusal } from '../onboarding/sponsorship-policy.ts'
+
+/** The sponsorship policy's relayer half: the per-operation ceiling, and the day's gas to settle. */
+export interface Sponsorship {
+  ledger: SponsorshipLedger
+  ceilings: SponsorshipCeilings
+}
 
 /**
  * Relays one onboarding as one user operation and returns its outcome. Crash-safe: the signed operation
@@ -23,19 +32,34 @@ export async function relayOnboarding(
   job: RunningJob<RelayJobData>,
   data: RelayJobData,
   relayer: ChainRelayer,
+  sponsorship: Sponsorship,
   log: Logger,
 ): Promise<RelayJobResult> {
   const batch = onboardingBatch(data.request, relayer.connection.config.contracts)
+  // the gas the intake held for this onboarding, to settle against what it used (jobs queued before the policy hold none)
+  const held = data.sponsoredOn ? sponsorship.ceilings.gasPerOperation : 0
+  const settle = (gasUsed: bigint) =>
+    data.sponsoredOn ? sponsorship.ledger.settle(data.request.chainId, data.sponsoredOn, Number(gasUsed) - held) : Promise.resolve()
   let submission = data.submission
   if (submission) {
     log.info({ userOpHash: submission.userOpHash }, 'resuming a submitted user operation')
     const receipt = await landedReceipt(relayer, submission)
-    if (receipt) return relayed(relayer, data, batch, receipt, log)
+    if (receipt) return relayed(relayer, data, batch, await settled(receipt, settle), log)
   } else {
     const prepared = await prepareOrRefuse(relayer, batch, nonceKeyOf(job.id))
     if ('rejection' in prepared) {
       log.info({ reason: prepared.rejection.reason }, 'onboarding refused by simulation, nothing sent')
+      await settle(0n)
       return { kind: 'rejected', rejection: prepared.rejection }
+    }
+    const gas = operationGasLimit(prepared.userOperation)
+    if (gas > BigInt(sponsorship.ceilings.gasPerOperation)) {
+      log.warn(
+        { gas: String(gas), ceiling: sponsorship.ceilings.gasPerOperation },
+        'onboarding not sponsored: operation gas above the ceiling, nothing sent',
+      )
+      await settle(0n)
+      return { kind: 'refused', refusal: operationGasRefusal(gas, sponsorship.ceilings) }
     }
     submission = prepared
     // From here on a crash resumes this very operation.
@@ -55,7 +79,13 @@ export async function relayOnboarding(
       return landed
     },
   )
-  return relayed(relayer, data, batch, receipt, log)
+  return relayed(relayer, data, batch, await settled(receipt, settle), log)
+}
+
+/** Counts the gas the landed operation used (the EntryPoint's actualGasUsed) against the day's ceiling. */
+async function settled(receipt: UserOperationReceipt, settle: (gasUsed: bigint) => Promise<void>): Promise<UserOperationReceipt> {
+  await settle(receipt.actualGasUsed)
+  return receipt
 }
 
 /** A 192-bit EntryPoint nonce key per job: concurrent onboardings never wait on each other's nonces. */

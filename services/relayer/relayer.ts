@@ -8,7 +8,7 @@ import { memoizeSuccess } from '../onboarding/memoize-success.ts'
 import { RelayJobData, type OnboardingQueue, type RelayJobResult } from '../onboarding/relay-job.ts'
 import { openChainRelayer, type ChainRelayer } from './chain-relayer.ts'
 import type { RelayerConfig } from './config.ts'
-import { relayOnboarding } from './relay-onboarding.ts'
+import { relayOnboarding, type Sponsorship } from './relay-onboarding.ts'
 import { describeError, isPermanent } from './relay-errors.ts'
 import { continuedFrom, inSpan, SpanKind } from '../../kit/tracing.ts'
 
@@ -17,6 +17,8 @@ export interface RelayerDeps {
   chains: ChainConfig[]
   clients: ChainClients
   queue: OnboardingQueue
+  /** the per-operation gas ceiling and the day's gas (the intake's ledger) */
+  sponsorship: Sponsorship
   logger: Logger
   metrics: Metrics
 }
@@ -29,7 +31,7 @@ export interface Relayer {
 const QUEUE_DEPTH_SAMPLE_MS = 5000
 
 /** The relayer role: takes onboarding jobs from the queue and relays each as one user operation. */
-export function startRelayer({ config, chains, clients, queue, logger, metrics }: RelayerDeps): Relayer {
+export function startRelayer({ config, chains, clients, queue, sponsorship, logger, metrics }: RelayerDeps): Relayer {
   const log = logger.child({ role: 'relayer' })
   // Each chain's smart account is opened now, in the background, and again by the next job if that failed:
   // a chain that is down does not hold up the others.
@@ -59,8 +61,11 @@ export function startRelayer({ config, chains, clients, queue, logger, metrics }
         parent: continuedFrom(parsed.data.trace),
         attributes: { 'onboarding.id': job.id, 'chain.id': chainId },
       }
-      const result = await inSpan('onboarding relay', span, async () => relayOnboarding(job, parsed.data, await relayer(), jobLog))
-      const outcome = result.kind === 'relayed' ? result.response.status : 'rejected'
+      const result = await inSpan('onboarding relay', span, async () =>
+        relayOnboarding(job, parsed.data, await relayer(), sponsorship, jobLog),
+      )
+      const outcome = result.kind === 'relayed' ? result.response.status : result.kind
+      if (result.kind === 'refused') metrics.sponsorshipRefusals.labels(chain, result.refusal.reason).inc()
       metrics.relayOutcomes.labels(chain, outcome).inc()
       metrics.relayDuration.labels(chain).observe((performance.now() - startedAt) / 1000)
       jobLog.info({ outcome }, 'onboarding relayed')

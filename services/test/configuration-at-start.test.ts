@@ -34,6 +34,7 @@ const badValues: Array<[string, string, string]> = [
   ['BODY_LIMIT_BYTES', '0', 'must be a whole number from 1 to 16777216'],
   ['HOST', '999.1.1.1', 'must be an IP address (e.g. 0.0.0.0, ::, 127.0.0.1) or localhost'],
   ['OPS_PORT', '-1', 'must be a whole number from 0 to 65535'],
+  ['OPS_ROUTES_ON_PUBLIC_PORT', 'yes', 'Invalid option: expected one of "0"|"1"|"true"|"false"'],
 ]
 
 for (const [variable, value, allowed] of badValues) {
@@ -113,4 +114,11 @@ t.test('a reachable Redis with a password: the edge starts, and no line carries 
   t.match(output, '"msg":"edge listening"')
   t.match(output, '"rateLimits":"redis"')
   t.notMatch(output, 'pw-0f3c9a1e')
+})
+
+t.test('the ops listener on the public port stops the start: both listen with SO_REUSEPORT and would share it', async (t) => {
+  const run = await start({ PORT: '18080', OPS_PORT: '18080' }, ['edge'])
+  t.equal(run.code, 1)
+  t.equal(run.lines.length, 1, `one line:\n${run.output}`)
+  t.match(JSON.parse(run.lines[0]!).msg, `OPS_PORT="18080": must not be PORT, nor put an edge worker's (OPS_PORT + n) on it`)
 })

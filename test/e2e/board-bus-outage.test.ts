@@ -24,6 +24,7 @@ const base = `http://127.0.0.1:${port}`
 const service = await runRoles(
   {
     PORT: String(port),
+    OPS_PORT: '0',
     HOST: '127.0.0.1',
     ONBOARDING_ENABLED: 'false',
     NATS_URL: nats.url,

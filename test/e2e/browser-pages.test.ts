@@ -18,7 +18,7 @@ const otherOrigin = `http://127.0.0.1:${await freePort()}`
 const base = `http://127.0.0.1:${port}`
 const start = () =>
   runRoles(
-    { PORT: String(port), HOST: '127.0.0.1', ONBOARDING_ENABLED: 'false', STREAM_ALLOWED_ORIGINS: otherOrigin },
+    { PORT: String(port), OPS_PORT: '0', HOST: '127.0.0.1', ONBOARDING_ENABLED: 'false', STREAM_ALLOWED_ORIGINS: otherOrigin },
     silentLogger(),
     WITH_EMBEDDED_INDEXER,
   )

@@ -18,6 +18,7 @@ t.test('with no configuration the service runs every role embedded, and stops on
   await service.waitForLog('indexed source: embedded stand-in (set INDEXER_URL_42161 and INDEXER_URL_421614)')
   const listening = await service.waitForLog('edge listening')
   t.equal(listening.port, port)
+  const ops = `http://127.0.0.1:${Number((await service.waitForLog('ops endpoints listening')).port)}`
 
   const snapshot = await waitFor(
     async () => {
@@ -30,19 +31,24 @@ t.test('with no configuration the service runs every role embedded, and stops on
   t.equal(snapshot.prices.length, 83, 'every listed pair has a schedule and a simulated price')
   const status = await readJson(await fetch(`http://127.0.0.1:${port}/v1/status`))
   t.equal(status.status, 'ok')
-  t.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200)
+  t.equal((await fetch(`${ops}/healthz`)).status, 200)
+  for (const path of ['/metrics', '/healthz', '/readyz']) {
+    const onPublicPort = await fetch(`http://127.0.0.1:${port}${path}`)
+    t.equal(onPublicPort.status, 404, `${path} is not on the public port`)
+    t.same(await readJson(onPublicPort), { error: 'Not Found', message: 'no such route' })
+  }
   // every other endpoint answers on the embedded defaults too
   const pairs = await readJson(await fetch(`http://127.0.0.1:${port}/v1/pairs`))
   t.equal(pairs.count, 83)
   t.equal((await fetch(`http://127.0.0.1:${port}/v1/market-hours?pair=BTC-USD`)).status, 200)
   const onboard = await fetch(`http://127.0.0.1:${port}/v1/onboard`, { method: 'POST', body: '{}' })
   t.equal(onboard.status, 400, 'the onboarding intake validates')
-  const ready = await fetch(`http://127.0.0.1:${port}/readyz`)
+  const ready = await fetch(`${ops}/readyz`)
   t.same(await readJson(ready), { ready: true, checks: { bus: true } })
   // hot-path counters reach /metrics within a second
   const metrics = await waitFor(
     async () => {
-      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+      const text = await (await fetch(`${ops}/metrics`)).text()
       return /venue_ticks_ingested_total\{source="simulator"\} [1-9]\d*/.test(text) ? text : undefined
     },
     { what: 'ingest counts in /metrics' },

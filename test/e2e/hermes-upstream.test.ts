@@ -18,7 +18,14 @@ import { silentLogger } from '../support/silent-logger.ts'
 
 const KEY = 'e2e-hermes-key-90af'
 const EUR = feedIdFor('EUR-USD')
-const BASE_ENV = { PORT: '0', HOST: '127.0.0.1', FEED_SOURCE: 'hermes', ONBOARDING_ENABLED: 'false', RATE_LIMITS_ENABLED: 'false' }
+const BASE_ENV = {
+  PORT: '0',
+  OPS_PORT: '0',
+  HOST: '127.0.0.1',
+  FEED_SOURCE: 'hermes',
+  ONBOARDING_ENABLED: 'false',
+  RATE_LIMITS_ENABLED: 'false',
+}
 
 function capturingLogger() {
   const lines: string[] = []
@@ -35,6 +42,7 @@ t.test('a refused key: degraded, one error line, the metric, /readyz; the key in
   const service = await runRoles({ ...BASE_ENV, HERMES_URL: hermes.url, HERMES_API_KEY: wrongKey }, logger, WITH_EMBEDDED_INDEXER)
   t.teardown(() => service.stop())
   const base = `http://127.0.0.1:${service.port}`
+  const ops = `http://127.0.0.1:${service.opsPort}`
 
   await waitFor(() => messages().some((record) => record.msg === 'Hermes refused the request: check HERMES_API_KEY'), {
     timeoutMs: START_DEADLINE_MS,
@@ -42,10 +50,10 @@ t.test('a refused key: degraded, one error line, the metric, /readyz; the key in
   })
   const status = await readJson(await fetch(`${base}/v1/status`))
   t.equal(status.status, 'degraded')
-  const metrics = await (await fetch(`${base}/metrics`)).text()
+  const metrics = await (await fetch(`${ops}/metrics`)).text()
   t.match(metrics, /^venue_hermes_auth_refused 1$/m)
   t.match(metrics, /^venue_hermes_http_errors_total\{endpoint="price_feeds",status="403"\} 1$/m)
-  const readyz = await fetch(`${base}/readyz`)
+  const readyz = await fetch(`${ops}/readyz`)
   const ready = await readJson(readyz)
   t.equal(readyz.status, 200, 'the process itself is ready: its engines are up')
   t.strictSame(ready.details, { hermes: { feedList: 'unchecked', unknownFeeds: [], authRefused: true } })
@@ -79,6 +87,7 @@ t.test('with the key from a file: prices flow; an unknown feed is named on /read
   )
   t.teardown(() => service.stop())
   const base = `http://127.0.0.1:${service.port}`
+  const ops = `http://127.0.0.1:${service.opsPort}`
 
   await waitFor(async () => (await readJson(await fetch(`${base}/v1/status`))).status === 'ok', {
     timeoutMs: START_DEADLINE_MS,
@@ -88,12 +97,12 @@ t.test('with the key from a file: prices flow; an unknown feed is named on /read
   t.equal(prices.prices.find((row: { pair: string }) => row.pair === 'BTC-USD').mid, 95_000)
   t.equal(hermes.lastAuthorization, `Bearer ${KEY}`)
 
-  const ready = await readJson(await fetch(`${base}/readyz`))
+  const ready = await readJson(await fetch(`${ops}/readyz`))
   t.strictSame(ready.details, { hermes: { feedList: 'checked', unknownFeeds: [{ pair: 'EUR-USD', feedId: EUR }], authRefused: false } })
-  const metrics = await (await fetch(`${base}/metrics`)).text()
+  const metrics = await (await fetch(`${ops}/metrics`)).text()
   t.match(metrics, /^venue_hermes_unknown_feed_ids 1$/m)
   t.match(metrics, /^venue_hermes_auth_refused 0$/m)
-  await waitFor(async () => /^venue_hermes_repeats_suppressed_total [1-9]\d*$/m.test(await (await fetch(`${base}/metrics`)).text()), {
+  await waitFor(async () => /^venue_hermes_repeats_suppressed_total [1-9]\d*$/m.test(await (await fetch(`${ops}/metrics`)).text()), {
     timeoutMs: 5_000,
     what: 'repeated slots counted, not published',
   })

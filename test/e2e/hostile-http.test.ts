@@ -232,7 +232,7 @@ t.test(`HTTP harness: ${BATCH * RUNS} generated requests (seed ${SEED})`, async 
   )
   t.ok(requests >= BATCH * RUNS, `at least ${BATCH * RUNS} requests`)
   t.equal(service.child.exitCode, null, 'the process is up')
-  t.equal((await get('/healthz')).status, 200)
+  t.equal((await get('/v1/status')).status, 200)
 
   t.test("every route's documented codes were observed, except the ones generated requests cannot provoke", async (t) => {
     for (const route of ROUTES.filter((route) => route.documented)) {

@@ -43,7 +43,7 @@ t.test('a typed client calls every REST endpoint of a running service; each answ
   const deploymentFile = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'deployment.json')
   await writeDeployment(devnet, deploymentFile)
   const service = await runRoles(
-    { PORT: '0', HOST: '127.0.0.1', DEPLOYMENT_FILE: deploymentFile, ONBOARD_DEADLINE_MS: '30000' },
+    { PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1', DEPLOYMENT_FILE: deploymentFile, ONBOARD_DEADLINE_MS: '30000' },
     silentLogger(),
     WITH_EMBEDDED_INDEXER,
   )

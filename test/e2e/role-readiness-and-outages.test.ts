@@ -42,16 +42,18 @@ t.teardown(() => Promise.all(started.map((service) => service.stop())))
 
 const edgePort = await freePort()
 const [ingestor, edge, relayer] = [start(['ingestor']), start(['edge'], { PORT: String(edgePort) }), start(['relayer'])]
-const [ingestorOps, , relayerOps] = await Promise.all([
+const [ingestorOps, edgeOps, relayerOps] = await Promise.all([
   ingestor.waitForLog('ops endpoints listening', 90_000),
-  edge.waitForLog('edge listening', 90_000),
+  edge.waitForLog('ops endpoints listening', 90_000),
   relayer.waitForLog('ops endpoints listening', 90_000),
+  edge.waitForLog('edge listening', 90_000),
 ])
 const urls = {
   ingestor: `http://127.0.0.1:${Number(ingestorOps.port)}`,
-  edge: `http://127.0.0.1:${edgePort}`,
+  edge: `http://127.0.0.1:${Number(edgeOps.port)}`,
   relayer: `http://127.0.0.1:${Number(relayerOps.port)}`,
 }
+const edgeUrl = `http://127.0.0.1:${edgePort}`
 type RoleName = keyof typeof urls
 const readiness = async (role: RoleName) => {
   const response = await fetch(`${urls[role]}/readyz`)
@@ -80,9 +82,11 @@ const outageElapses = () => new Promise((resolve) => setTimeout(resolve, OUTAGE_
 
 const allUp = { ingestor: ready({ bus: true }), edge: ready({ bus: true }), relayer: ready({ redis: true }) }
 
-t.test('the ops servers of the ingestor and the relayer listen on HOST', async (t) => {
+t.test("every role's ops server listens on HOST; the edge answers 404 for its routes on the public port", async (t) => {
   t.equal(ingestorOps.host, '127.0.0.1')
+  t.equal(edgeOps.host, '127.0.0.1')
   t.equal(relayerOps.host, '127.0.0.1')
+  t.equal((await fetch(`${edgeUrl}/readyz`)).status, 404)
 })
 
 t.test('each role checks only what it cannot serve without', async (t) => {
@@ -93,7 +97,7 @@ t.test('Redis down: the relayer is out, the ingestor and the edge stay in and pr
   await redis.stop()
   const during = { ...allUp, relayer: notReady({ redis: false }) }
   t.same(await settlesTo(during, 'the relayer out'), during)
-  const prices = await fetch(`${urls.edge}/v1/prices`)
+  const prices = await fetch(`${edgeUrl}/v1/prices`)
   t.equal(prices.status, 200, 'the edge serves the snapshot')
   t.equal((await readJson(prices)).prices.length, 83)
   t.equal(prices.headers.get('x-ratelimit-limit'), '100', 'its budget now counted in memory')

@@ -22,6 +22,7 @@ t.test('status follows the upstream feed; the stream resumes', async (t) => {
   const service = await runRoles(
     {
       PORT: '0',
+      OPS_PORT: '0',
       HOST: '127.0.0.1',
       FEED_SOURCE: 'hermes',
       HERMES_URL: hermes.url,

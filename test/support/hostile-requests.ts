@@ -23,8 +23,9 @@ export const ROUTES: RouteTemplate[] = [
   ...['/v1/prices/stream'].map((template) => ({ method: 'GET' as const, template, documented: true })),
   { method: 'POST', template: '/v1/ohlc', documented: true },
   { method: 'POST', template: '/v1/onboard', documented: true },
-  // operational routes and the pages (the live board, the API reference and their scripts)
-  ...['/metrics', '/healthz', '/readyz', '/', '/docs', '/docs/events', '/assets/board.js', '/assets/api-reference.js'].map((template) => ({
+  // the pages (the live board, the API reference and their scripts); the operational routes are not on
+  // the public port, so their paths are unknown ones there
+  ...['/', '/docs', '/docs/events', '/assets/board.js', '/assets/api-reference.js'].map((template) => ({
     method: 'GET' as const,
     template,
     documented: false,

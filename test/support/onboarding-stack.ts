@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import { type Logger } from 'pino'
 import type { Address } from 'viem'
-import { createMetrics } from '../../kit/metrics.ts'
+import type { Env } from '../../kit/env-parsing.ts'
+import { createMetrics, type Metrics } from '../../kit/metrics.ts'
 import type { DevnetDeployment } from '../../services/venue-contracts/deployment-record.ts'
 import { checkChains } from '../../services/onboarding/chain-checks.ts'
 import { createChainClients, type ChainClients } from '../../services/onboarding/chain-clients.ts'
@@ -10,6 +11,7 @@ import type { ChainConfig } from '../../services/onboarding/chain-config.ts'
 import { onboardingConfig, type OnboardingConfig } from '../../services/onboarding/config.ts'
 import { onboardingRoutes } from '../../services/onboarding/onboard-routes.ts'
 import { createOnboardingQueue, type OnboardingQueue } from '../../services/onboarding/relay-job.ts'
+import { createSponsorshipLedger, type SponsorshipLedger } from '../../services/onboarding/sponsorship-ledger.ts'
 import { relayerConfig } from '../../services/relayer/config.ts'
 import { startRelayer, type Relayer } from '../../services/relayer/relayer.ts'
 import { serveRoutes } from './route-server.ts'
@@ -28,6 +30,8 @@ export interface OnboardingStackOptions {
   /** changes a chain's settings, e.g. its RPC URL to a fault-injecting proxy */
   adjustChain?: (chain: ChainConfig) => ChainConfig
   logger?: Logger
+  /** more onboarding variables, e.g. the sponsorship ceilings (SPONSOR_*) */
+  env?: Env
 }
 
 /** The intake's routes on a real HTTP server and a relayer, on one queue: what the edge and relayer roles run. */
@@ -37,6 +41,10 @@ export interface OnboardingStack {
   config: OnboardingConfig
   clients: ChainClients
   queue: OnboardingQueue
+  /** the sponsorship policy's counts, shared by the intake and the relayers */
+  ledger: SponsorshipLedger
+  /** the intake's and the relayers' metrics */
+  metrics: Metrics
   startRelayer(): Relayer
   stop(): Promise<void>
 }
@@ -44,7 +52,11 @@ export interface OnboardingStack {
 export async function startOnboardingStack(options: OnboardingStackOptions): Promise<OnboardingStack> {
   const logger = options.logger ?? silentLogger()
   const namespace = options.namespace ?? `t${randomUUID().slice(0, 8)}`
-  const env = { ONBOARD_ALLOWLIST: options.allowlist.join(','), ONBOARD_DEADLINE_MS: String(options.deadlineMs ?? 20_000) }
+  const env = {
+    ONBOARD_ALLOWLIST: options.allowlist.join(','),
+    ONBOARD_DEADLINE_MS: String(options.deadlineMs ?? 20_000),
+    ...options.env,
+  }
   const parsed = onboardingConfig(env, options.deployment)
   const config = { ...parsed, chains: parsed.chains.map(options.adjustChain ?? ((chain) => chain)) }
   const clients = createChainClients(config.chains)
@@ -53,8 +65,12 @@ export async function startOnboardingStack(options: OnboardingStackOptions): Pro
     throw error
   })
   const queue = createOnboardingQueue({ redis: options.redis, namespace, backoffMs: 100, logger })
+  const ledger = createSponsorshipLedger({ ceilings: config.sponsorship, redis: options.redis, namespace })
+  const metrics = createMetrics()
   const server = await serveRoutes(
-    onboardingRoutes(Promise.resolve({ config, chains: clients, support: checks.support, queue }), { readyWithinMs: config.deadlineMs }),
+    onboardingRoutes(Promise.resolve({ config, chains: clients, support: checks.support, queue, ledger, metrics }), {
+      readyWithinMs: config.deadlineMs,
+    }),
   )
   const relayers: Relayer[] = []
   const start = () => {
@@ -63,8 +79,9 @@ export async function startOnboardingStack(options: OnboardingStackOptions): Pro
       chains: config.chains,
       clients,
       queue,
+      sponsorship: { ledger, ceilings: config.sponsorship },
       logger,
-      metrics: createMetrics(),
+      metrics,
     })
     relayers.push(relayer)
     return relayer
@@ -76,6 +93,8 @@ export async function startOnboardingStack(options: OnboardingStackOptions): Pro
     config,
     clients,
     queue,
+    ledger,
+    metrics,
     startRelayer: start,
     async stop() {
       checks.stop()

@@ -30,7 +30,8 @@ export function startServiceProcess(
 ): ServiceProcess {
   const child = spawnTiedToParent(launcher.command, [...launcher.args, ...entry.args, ...roles], {
     cwd: entry.cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    // the ops listener on a free port unless the test names one (OPS_PORT's default is shared by every process)
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', OPS_PORT: '0', ...env },
   })
   const logs: string[] = []
   const waiters: Array<{ msg: string; resolve: (record: Record<string, unknown>) => void }> = []

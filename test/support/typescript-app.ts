@@ -36,6 +36,10 @@ export async function compileTypeScript(project: string): Promise<string> {
 
 /** Every role in this process on the embedded defaults, without onboarding (no chain); quiet. */
 export async function startEmbeddedService(): Promise<{ baseUrl: string; stop(): Promise<void> }> {
-  const service = await runRoles({ PORT: '0', HOST: '127.0.0.1', ONBOARDING_ENABLED: 'false' }, silentLogger(), WITH_EMBEDDED_INDEXER)
+  const service = await runRoles(
+    { PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1', ONBOARDING_ENABLED: 'false' },
+    silentLogger(),
+    WITH_EMBEDDED_INDEXER,
+  )
   return { baseUrl: `http://127.0.0.1:${service.port}`, stop: () => service.stop() }
 }

@@ -17,9 +17,9 @@ t.teardown(edge.stop)
 const port = Number(new URL(edge.baseUrl).port)
 const legacy = uwsPackageFor(process.platform, process.arch, process.versions.modules) === LEGACY_UWS
 
-/** A GET of /healthz whose head is `bytes` long, padded with one header. */
+/** A GET of /v1/status whose head is `bytes` long, padded with one header. */
 function headOf(bytes: number): Buffer {
-  const start = 'GET /healthz HTTP/1.1\r\nhost: gateway.test\r\nconnection: close\r\nx-pad: '
+  const start = 'GET /v1/status HTTP/1.1\r\nhost: gateway.test\r\nconnection: close\r\nx-pad: '
   return Buffer.from(`${start}${'p'.repeat(bytes - start.length - 4)}\r\n\r\n`)
 }
 

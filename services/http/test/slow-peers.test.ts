@@ -28,7 +28,7 @@ t.test(`${HALF_OPEN} half-open connections are cut within the idle timeout; othe
   const latencies: number[] = []
   for (let n = 0; n < 50; n++) {
     const startedAt = performance.now()
-    const response = await fetch(`${edge.baseUrl}/healthz`)
+    const response = await fetch(`${edge.baseUrl}/v1/status`)
     t.equal(response.status, 200)
     latencies.push(performance.now() - startedAt)
   }

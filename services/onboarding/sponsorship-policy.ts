@@ -1,0 +1,71 @@
+import { getAddress } from 'viem'
+import { ServiceError } from '../../kit/errors.ts'
+import type { Metrics } from '../../kit/metrics.ts'
+import type { OnboardRequest } from '../../schemas/onboarding.ts'
+import { jsonReply, type Reply } from '../http/reply.ts'
+import { readOnboardingState } from '../relayer/read-back.ts'
+import type { ChainConnection } from './chain-clients.ts'
+import type { SponsorshipCeilings } from './config.ts'
+import { utcDay, type SponsorshipLedger } from './sponsorship-ledger.ts'
+
+/** Every reason the policy gives for not paying; the metric's `reason` label and the refusal's `details.reason`. */
+export const SPONSORSHIP_REFUSALS = ['partner_daily_onboardings', 'daily_gas', 'operation_gas', 'already_applied'] as const
+export type SponsorshipRefusal = (typeof SPONSORSHIP_REFUSALS)[number]
+
+export type SponsorshipDecision = { sponsoredOn: string } | { refused: Reply }
+
+/**
+ * The intake's half of the sponsorship policy, for an onboarding that is not queued yet (the same signed
+ * request posted again gets its job's answer and is not counted twice):
+ * 1. every part it sends is applied on chain already: nothing to pay for; 400 with the state read from chain;
+ * 2. the partner's onboardings today, or the chain's gas today, would pass their ceiling: 429 with
+ *    `retry-after` (the seconds until the next UTC day), nothing counted.
+ * Otherwise the onboarding is counted and holds the most gas one operation may be given (the relayer's
+ * half, in relay-onboarding.ts, refuses an operation estimated above that and settles what it used).
+ */
+export async function decideSponsorship(
+  request: OnboardRequest,
+  connection: ChainConnection,
+  ledger: SponsorshipLedger,
+  metrics: Metrics,
+): Promise<SponsorshipDecision> {
+  const state = await readOnboardingState(connection.publicClient, connection.config, getAddress(request.partner)).catch(
+    (error: unknown) => {
+      throw new ServiceError('internal', 'the onboarding state could not be read from chain; retry shortly', { cause: error })
+    },
+  )
+  const sent = [...(request.delegation ? ['delegation' as const] : []), ...(request.permit ? ['allowance' as const] : [])]
+  if (sent.every((part) => !state.missing.includes(part))) {
+    metrics.sponsorshipRefusals.labels(String(request.chainId), 'already_applied').inc()
+    throw new ServiceError('validation_failed', 'nothing to relay: every part sent is applied on chain already', {
+      issues: sent.map((part) => ({ code: 'custom', path: [part === 'allowance' ? 'permit' : part], message: 'already applied on chain' })),
+      details: { reason: 'already_applied', state },
+    })
+  }
+  const admission = await ledger.admit(request.chainId, request.partner)
+  if (admission.admitted) return { sponsoredOn: utcDay().day }
+  metrics.sponsorshipRefusals.labels(String(request.chainId), admission.refusal).inc()
+  const what = admission.refusal === 'partner_daily_onboardings' ? "this partner's onboardings" : 'sponsored gas on this chain'
+  const message = `sponsorship ceiling reached for today (${what}): retry in ${admission.retryAfterSeconds} seconds`
+  return {
+    refused: jsonReply(
+      429,
+      { error: 'Too Many Requests', message, details: { reason: admission.refusal, retryAfterSeconds: admission.retryAfterSeconds } },
+      { 'retry-after': String(admission.retryAfterSeconds) },
+    ),
+  }
+}
+
+/** The gas a user operation may be given at most: every gas limit it carries, summed. */
+export function operationGasLimit(userOperation: Record<string, unknown>): bigint {
+  const fields = ['callGasLimit', 'verificationGasLimit', 'preVerificationGas', 'paymasterVerificationGasLimit', 'paymasterPostOpGasLimit']
+  return fields.reduce((sum, field) => sum + BigInt((userOperation[field] as string | undefined) ?? 0), 0n)
+}
+
+/** The relayer's refusal of an operation estimated above the per-operation ceiling: 403, nothing sent. */
+export function operationGasRefusal(gas: bigint, ceilings: SponsorshipCeilings) {
+  return {
+    reason: 'operation_gas' as const,
+    message: `the operation would be given ${gas} gas, above the ${ceilings.gasPerOperation} one sponsored operation may be given; nothing was sent`,
+  }
+}
