@@ -17,6 +17,11 @@ export interface NatsPriceBusOptions {
    * the bucket only seeds starting edges, so it is written at most once per pair per interval.
    */
   latestWriteIntervalMs?: number
+  /**
+   * Copies of the latest-price bucket JetStream keeps (1 by default; 3 on a three-node cluster, so the bucket
+   * outlives the loss of the node holding it). Applies when the bucket is created; an existing bucket keeps its own.
+   */
+  bucketReplicas?: number
   logger: Logger
 }
 
@@ -30,7 +35,7 @@ export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceB
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
   })
-  const bucket = await new Kvm(nc).create(names.latestPricesBucket, { history: 1 })
+  const bucket = await new Kvm(nc).create(names.latestPricesBucket, { history: 1, replicas: options.bucketReplicas ?? 1 })
   const connection = watchConnection(nc, log)
   const latestWriter = coalescingLatestWriter(bucket, options.latestWriteIntervalMs ?? 250, log)
   log.info({ servers: maskUrl(options.servers), bucket: names.latestPricesBucket }, 'connected to NATS')

@@ -14,11 +14,23 @@ export const REDIS_START_TIMEOUT_MS = 5_000
 // needs neither, and its first price comes sooner without them).
 
 /** NATS when NATS_URL is set, else the in-process bus. Unreachable at start: the start fails, naming NATS_URL. */
-export async function openBus(natsUrl: string | undefined, namespace: string, roles: string[], log: Logger): Promise<PriceBus> {
+export async function openBus(
+  nats: { url: string | undefined; bucketReplicas: number },
+  namespace: string,
+  roles: string[],
+  log: Logger,
+): Promise<PriceBus> {
+  const natsUrl = nats.url
   if (!natsUrl) return inProcessPriceBus()
   const { natsPriceBus } = await import('../bus/nats-price-bus.ts')
   try {
-    return await natsPriceBus({ servers: natsUrl, namespace, name: `venue-gateway:${roles.join('+')}`, logger: log })
+    return await natsPriceBus({
+      servers: natsUrl,
+      namespace,
+      name: `venue-gateway:${roles.join('+')}`,
+      bucketReplicas: nats.bucketReplicas,
+      logger: log,
+    })
   } catch (error) {
     throw unreachable('NATS_URL', natsUrl, error)
   }

@@ -13,6 +13,8 @@ const ProcessEnv = z.object({
   ROLES: envList([...ROLES]).pipe(z.array(z.enum(ROLES)).min(1)),
   /** NATS servers (comma-separated); the in-process bus when unset */
   NATS_URL: z.string().optional(),
+  /** copies JetStream keeps of the latest-price bucket when it creates it: 3 on a three-node NATS cluster */
+  NATS_KV_REPLICAS: envInt(1, { min: 1, max: 5 }),
   /** prefixes subjects and buckets, so several environments can share one NATS */
   BUS_NAMESPACE: z
     .string()

@@ -41,7 +41,9 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
     : undefined
   const roles = config.ROLES
   // the relayer alone has no use for the bus
-  const bus = roles.some((role) => role !== 'relayer') ? await openBus(config.NATS_URL, config.BUS_NAMESPACE, roles, log) : undefined
+  const bus = roles.some((role) => role !== 'relayer')
+    ? await openBus({ url: config.NATS_URL, bucketReplicas: config.NATS_KV_REPLICAS }, config.BUS_NAMESPACE, roles, log)
+    : undefined
   const redis = await openRedis(redisTarget(config), log).catch(async (error: unknown) => {
     await bus?.close()
     throw error
