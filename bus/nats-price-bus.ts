@@ -25,6 +25,8 @@ export interface NatsPriceBusOptions {
   logger: Logger
 }
 
+const PING_INTERVAL_MS = 2_000
+
 /** Ticks on core NATS subjects (one per pair), the latest row per pair in a JetStream KV bucket. */
 export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceBus> {
   const names = busNames(options.namespace)
@@ -34,6 +36,11 @@ export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceB
     name: options.name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
+    // A server cut off by a partition sends nothing, not even a reset: only unanswered pings reveal it.
+    // The client's default (a ping every 2 minutes, 2 missed) left an edge on a partitioned node for
+    // minutes, believing itself connected; this finds out within about 6 s and moves to another server.
+    pingInterval: PING_INTERVAL_MS,
+    maxPingOut: 2,
   })
   const bucket = await new Kvm(nc).create(names.latestPricesBucket, { history: 1, replicas: options.bucketReplicas ?? 1 })
   const connection = watchConnection(nc, log)

@@ -10,7 +10,7 @@ trap 'exit 130' INT TERM
 rm -rf "$out" && mkdir -p "$out"
 bash test/cluster/network.sh up || { echo "0 passed, 1 failed"; exit 1; }
 # the run's own deadline: a part that hangs ends the run instead of the CI job
-timeout --kill-after=10 480 ip netns exec vgc-ctl node --import tsx test/cluster/run.ts "$out" 2>&1 | tee "$out/console.log"
+timeout --kill-after=10 600 ip netns exec vgc-ctl node --import tsx test/cluster/run.ts "$out" 2>&1 | tee "$out/console.log"
 status=${PIPESTATUS[0]}
 # a run that died before its count still reports one
 tail -n 1 "$out/console.log" | grep -qE '^[0-9]+ passed, [0-9]+ failed$' || echo "0 passed, 1 failed"

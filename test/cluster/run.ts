@@ -163,10 +163,13 @@ await fault('partition a NATS node', async (notes) => {
   notes.node = node
   await partition(node)
   const cutAt = Date.now()
-  await until(async () => (await natsNodeOfEdges(node)) !== undefined, 30_000, 'the edges on another NATS node')
-  notes.edgesMovedAfterMs = Date.now() - cutAt
-  await holdUnderLoad(8_000)
-  await heal(node)
+  try {
+    await until(async () => (await natsNodeOfEdges(node)) !== undefined, 30_000, 'the edges on another NATS node')
+    notes.edgesMovedAfterMs = Date.now() - cutAt
+    await holdUnderLoad(5_000)
+  } finally {
+    await heal(node)
+  }
   await convergence('partition a NATS node', notes)
 })
 await fault('kill the NATS node the edges use', async (notes) => {
@@ -182,7 +185,11 @@ await fault('kill the NATS node the edges use', async (notes) => {
   await nats.get(node)!.waitForOutput('Server is ready', START_MS)
 })
 await fault('kill the Redis primary with onboardings in flight, and SIGKILL a relayer', async (notes) => {
-  const primaryHost = (await sentinelPrimary()) === address.redis1 ? 'redis1' : 'redis2'
+  const primaryHost = await until(
+    async () => ((await redisCli(address.redis1, 6379, 'ROLE')).startsWith('master') ? 'redis1' : (await redisCli(address.redis2, 6379, 'ROLE')).startsWith('master') ? 'redis2' : undefined),
+    10_000,
+    'the Redis primary',
+  )
   const replicaHost = primaryHost === 'redis1' ? 'redis2' : 'redis1'
   notes.primary = primaryHost
   // Hold the replica's link back, so what the primary acknowledges now is not on the replica when it dies.
