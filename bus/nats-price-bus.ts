@@ -17,8 +17,15 @@ export interface NatsPriceBusOptions {
    * the bucket only seeds starting edges, so it is written at most once per pair per interval.
    */
   latestWriteIntervalMs?: number
+  /**
+   * Copies of the latest-price bucket JetStream keeps (1 by default; 3 on a three-node cluster, so the bucket
+   * outlives the loss of the node holding it). Applies when the bucket is created; an existing bucket keeps its own.
+   */
+  bucketReplicas?: number
   logger: Logger
 }
+
+const PING_INTERVAL_MS = 2_000
 
 /** Ticks on core NATS subjects (one per pair), the latest row per pair in a JetStream KV bucket. */
 export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceBus> {
@@ -29,8 +36,13 @@ export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceB
     name: options.name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
+    // A server cut off by a partition sends nothing, not even a reset: only unanswered pings reveal it.
+    // The client's default (a ping every 2 minutes, 2 missed) left an edge on a partitioned node for
+    // minutes, believing itself connected; this finds out within about 6 s and moves to another server.
+    pingInterval: PING_INTERVAL_MS,
+    maxPingOut: 2,
   })
-  const bucket = await new Kvm(nc).create(names.latestPricesBucket, { history: 1 })
+  const bucket = await new Kvm(nc).create(names.latestPricesBucket, { history: 1, replicas: options.bucketReplicas ?? 1 })
   const connection = watchConnection(nc, log)
   const latestWriter = coalescingLatestWriter(bucket, options.latestWriteIntervalMs ?? 250, log)
   log.info({ servers: maskUrl(options.servers), bucket: names.latestPricesBucket }, 'connected to NATS')

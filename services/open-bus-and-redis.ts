@@ -5,6 +5,7 @@ import { ServiceError } from '../kit/errors.ts'
 import type { Logger } from '../kit/logger.ts'
 import { maskUrl } from '../kit/redaction.ts'
 import { throttledWarning } from '../kit/throttled-warning.ts'
+import type { RedisTarget } from './process-env.ts'
 
 /** How long the start waits for a configured Redis before giving up. */
 export const REDIS_START_TIMEOUT_MS = 5_000
@@ -13,26 +14,45 @@ export const REDIS_START_TIMEOUT_MS = 5_000
 // needs neither, and its first price comes sooner without them).
 
 /** NATS when NATS_URL is set, else the in-process bus. Unreachable at start: the start fails, naming NATS_URL. */
-export async function openBus(natsUrl: string | undefined, namespace: string, roles: string[], log: Logger): Promise<PriceBus> {
+export async function openBus(
+  nats: { url: string | undefined; bucketReplicas: number },
+  namespace: string,
+  roles: string[],
+  log: Logger,
+): Promise<PriceBus> {
+  const natsUrl = nats.url
   if (!natsUrl) return inProcessPriceBus()
   const { natsPriceBus } = await import('../bus/nats-price-bus.ts')
   try {
-    return await natsPriceBus({ servers: natsUrl, namespace, name: `venue-gateway:${roles.join('+')}`, logger: log })
+    return await natsPriceBus({
+      servers: natsUrl,
+      namespace,
+      name: `venue-gateway:${roles.join('+')}`,
+      bucketReplicas: nats.bucketReplicas,
+      logger: log,
+    })
   } catch (error) {
     throw unreachable('NATS_URL', natsUrl, error)
   }
 }
 
 /**
- * Redis when REDIS_URL is set. Unreachable at start: the start fails, naming REDIS_URL (an operator who
- * configured shared budgets and a shared queue wants them, not a replica quietly running alone). Lost
- * later: budgets fall back to each replica's memory, /readyz says so, and the connection errors are logged
- * once per 10 s with how many were suppressed.
+ * Redis when REDIS_URL or REDIS_SENTINELS is set. Unreachable at start: the start fails, naming the
+ * variable (an operator who configured shared budgets and a shared queue wants them, not a replica quietly
+ * running alone). Lost later: budgets fall back to each replica's memory, /readyz says so, and the
+ * connection errors are logged once per 10 s with how many were suppressed. Through Sentinel, ioredis asks
+ * the Sentinels for the primary on every (re)connection and follows a promotion; BullMQ's connections are
+ * duplicates of this one and follow it too.
  */
-export async function openRedis(redisUrl: string | undefined, log: Logger): Promise<Redis | undefined> {
-  if (!redisUrl) return undefined
+export async function openRedis(target: RedisTarget | undefined, log: Logger): Promise<Redis | undefined> {
+  if (!target) return undefined
   const { Redis } = await import('ioredis')
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: true, connectTimeout: REDIS_START_TIMEOUT_MS })
+  const options = { maxRetriesPerRequest: null, lazyConnect: true, connectTimeout: REDIS_START_TIMEOUT_MS }
+  const redis =
+    'url' in target
+      ? new Redis(target.url, options)
+      : // a replica that answers READONLY after a failover makes ioredis reconnect and ask the Sentinels again
+        new Redis({ ...options, sentinels: target.sentinels, name: target.name, role: 'master', reconnectOnError: isReadOnlyError })
   const warn = throttledWarning(log, 'Redis connection error')
   let started = false
   let firstError: Error | undefined
@@ -44,11 +64,15 @@ export async function openRedis(redisUrl: string | undefined, log: Logger): Prom
     await withTimeout(redis.connect(), REDIS_START_TIMEOUT_MS)
   } catch (error) {
     redis.disconnect()
-    throw unreachable('REDIS_URL', redisUrl, firstError ?? error)
+    throw 'url' in target
+      ? unreachable('REDIS_URL', target.url, firstError ?? error)
+      : unreachable('REDIS_SENTINELS', target.sentinels.map(({ host, port }) => `${host}:${port}`).join(','), firstError ?? error)
   }
   started = true
   return redis
 }
+
+const isReadOnlyError = (error: Error) => error.message.startsWith('READONLY')
 
 function unreachable(variable: string, url: string, cause: unknown): ServiceError {
   const reason = cause instanceof Error ? cause.message : String(cause)

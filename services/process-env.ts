@@ -1,5 +1,9 @@
 import { z } from 'zod'
+import { ServiceError } from '../kit/errors.ts'
 import { envBool, envHost, envInt, envList, envPort, parseEnv, type Env } from '../kit/env-parsing.ts'
+
+// host:port, the host a name, an IPv4 address or a bracketed IPv6 address
+const SENTINEL_ADDRESS = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):\d{1,5}$/
 
 export const ROLES = ['ingestor', 'edge', 'relayer'] as const
 export type Role = (typeof ROLES)[number]
@@ -10,12 +14,26 @@ export const ProcessEnv = z.object({
     .pipe(z.array(z.enum(ROLES)).min(1))
     .describe('roles this process runs, also given as `npm start -- <role> ...`; every role by default (the laptop mode)'),
   NATS_URL: z.string().optional().describe('NATS servers, comma-separated; the in-process bus when unset'),
+  NATS_KV_REPLICAS: envInt(1, { min: 1, max: 5 }).describe(
+    'copies JetStream keeps of the latest-price bucket when it creates it: 3 on a three-node NATS cluster',
+  ),
   BUS_NAMESPACE: z
     .string()
     .regex(/^[A-Za-z0-9_-]*$/)
     .default('')
     .describe('prefix of every subject and bucket, so several environments can share one NATS'),
-  REDIS_URL: z.string().optional().describe('Redis for shared rate-limit budgets, candles and the job queue; in memory when unset'),
+  REDIS_URL: z
+    .string()
+    .optional()
+    .describe('Redis for shared rate-limit budgets, candles and the job queue; in memory when unset (and no `REDIS_SENTINELS`)'),
+  REDIS_SENTINELS: envList()
+    .refine((addresses) => addresses.every((address) => SENTINEL_ADDRESS.test(address)), 'must be host:port entries, comma-separated')
+    .describe('Redis through Sentinel instead of `REDIS_URL`: the Sentinels as host:port, comma-separated'),
+  REDIS_SENTINEL_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/)
+    .default('mymaster')
+    .describe('the name the Sentinels monitor the primary under (their `sentinel monitor <name> ...`)'),
   ONBOARDING_ENABLED: envBool(true).describe(
     '`false`: no onboarding (no `/v1/onboard`, no chains started), e.g. an edge that serves market data only',
   ),
@@ -46,5 +64,24 @@ export const processConfig = (env: Env): ProcessConfig => {
   if (config.OPS_PORT !== 0 && config.OPS_PORT + config.EDGE_WORKERS - 1 > 65_535) {
     throw new Error('OPS_PORT + EDGE_WORKERS - 1 is above 65535: edge worker n listens for /metrics on OPS_PORT + n')
   }
+  if (config.REDIS_URL && config.REDIS_SENTINELS.length > 0) {
+    throw new ServiceError(
+      'config_invalid',
+      'invalid configuration for process: REDIS_URL and REDIS_SENTINELS are both set; set one (the Sentinels name the primary)',
+    )
+  }
   return config
+}
+
+/** Where Redis is: one address, or the Sentinels that name the current primary; undefined without Redis. */
+export type RedisTarget = { url: string } | { sentinels: Array<{ host: string; port: number }>; name: string }
+
+export const redisTarget = (config: ProcessConfig): RedisTarget | undefined => {
+  if (config.REDIS_URL) return { url: config.REDIS_URL }
+  if (config.REDIS_SENTINELS.length === 0) return undefined
+  const sentinels = config.REDIS_SENTINELS.map((address) => {
+    const colon = address.lastIndexOf(':')
+    return { host: address.slice(0, colon).replace(/^\[|\]$/g, ''), port: Number(address.slice(colon + 1)) }
+  })
+  return { sentinels, name: config.REDIS_SENTINEL_NAME }
 }

@@ -9,7 +9,7 @@ import { startEdgeWorkers } from './edge-workers.ts'
 import { startOpsServer } from './edge/ops-server.ts'
 import type { EmbeddedIndexerStarter } from './indexer/config.ts'
 import type { EmbeddedChainStarter } from './onboarding/deployment.ts'
-import { processConfig } from './process-env.ts'
+import { processConfig, redisTarget } from './process-env.ts'
 
 export interface RunningRoles {
   /** the edge's HTTP port, when this process runs the edge */
@@ -44,8 +44,10 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
     : undefined
   const roles = config.ROLES
   // the relayer alone has no use for the bus
-  const bus = roles.some((role) => role !== 'relayer') ? await openBus(config.NATS_URL, config.BUS_NAMESPACE, roles, log) : undefined
-  const redis = await openRedis(config.REDIS_URL, log).catch(async (error: unknown) => {
+  const bus = roles.some((role) => role !== 'relayer')
+    ? await openBus({ url: config.NATS_URL, bucketReplicas: config.NATS_KV_REPLICAS }, config.BUS_NAMESPACE, roles, log)
+    : undefined
+  const redis = await openRedis(redisTarget(config), log).catch(async (error: unknown) => {
     await bus?.close()
     throw error
   })
@@ -53,7 +55,7 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
     {
       roles: config.ROLES,
       bus: !bus ? 'none' : bus.kind === 'nats' ? 'NATS' : 'embedded (in-process; set NATS_URL for NATS)',
-      rateLimitsAndQueue: redis ? 'Redis' : 'embedded (in-memory; set REDIS_URL for Redis)',
+      rateLimitsAndQueue: redis ? 'Redis' : 'embedded (in-memory; set REDIS_URL or REDIS_SENTINELS for Redis)',
       tracing: tracing ? `OTLP to ${config.OTEL_EXPORTER_OTLP_ENDPOINT}` : 'off (set OTEL_EXPORTER_OTLP_ENDPOINT)',
     },
     'starting roles',

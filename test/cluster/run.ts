@@ -1,0 +1,454 @@
+// The cluster fault run, inside the control host (run.sh builds the hosts and removes them afterwards):
+// starts every part, puts load on it, injects the faults one after another, checks the invariants from
+// outside, writes result.json and timeline.html, and prints "N passed, N failed".
+import { mkdirSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { jetstream } from '@nats-io/jetstream'
+import { Kvm } from '@nats-io/kv'
+import { connect } from '@nats-io/transport-node'
+import { maxUint256, type Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { devnetChain } from '../support/devnet-chain.ts'
+import { address, CLIENT_ADDRESSES, execInHost, heal, partition, type Host, type HostProcess } from './hosts.ts'
+import { httpRequest, jsonOf } from './http-client.ts'
+import { onboardOnce, restReaders, streamClients, Throughput, type OnboardingHistory } from './load.ts'
+import {
+  chainHost,
+  EDGE_PORT,
+  LB_STATS_URL,
+  LB_URL,
+  loadBalancer,
+  NATS_HOSTS,
+  NATS_URL,
+  natsNode,
+  OPS_PORT,
+  redisNode,
+  sentinel,
+  SENTINEL_NAME,
+  serviceEnv,
+  serviceProcess,
+  START_MS,
+} from './parts.ts'
+import { writeReport, type FaultRecord, type HealthSample, type InvariantResult } from './report.ts'
+
+const outDir = resolve(process.argv[2] ?? 'cluster-run')
+const logDir = join(outDir, 'logs')
+mkdirSync(logDir, { recursive: true })
+const STREAM_CLIENTS = Number(process.env.CLUSTER_STREAM_CLIENTS ?? 300)
+const REST_READERS = 20
+const startedAt = Date.now()
+const say = (text: string) => console.log(`[${((Date.now() - startedAt) / 1000).toFixed(1)} s] ${text}`)
+
+const faults: FaultRecord[] = []
+const invariants: InvariantResult[] = []
+const health: HealthSample[] = []
+const measured: Record<string, unknown> = {}
+const throughput = new Throughput(startedAt)
+const check = (fault: string, name: string, ok: boolean, detail: string) => {
+  invariants.push({ fault, name, ok, detail })
+  say(`${ok ? 'ok' : 'NOT OK'} - ${fault}: ${name} (${detail})`)
+}
+const until = async <T>(probe: () => Promise<T | undefined | false>, timeoutMs: number, what: string): Promise<T> => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe().catch(() => undefined)
+    if (value) return value
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+// ---- the parts
+say('starting NATS, Redis, Sentinels and the chain')
+const nats = new Map<string, HostProcess>(NATS_HOSTS.map((host) => [host, natsNode(host, logDir)]))
+const redis = new Map<string, HostProcess>([
+  ['redis1', redisNode('redis1', logDir)],
+  ['redis2', redisNode('redis2', logDir, 'redis1')],
+])
+const sentinels = (['sent1', 'sent2', 'sent3'] as const).map((host) => sentinel(host, logDir))
+const chainStart = chainHost(logDir)
+await Promise.all([...nats.values()].map((node) => node.waitForOutput('Server is ready', START_MS)))
+await until(async () => (await natsJson('nats1', '/jsz')).meta_cluster?.leader, 30_000, 'a JetStream meta leader')
+const { deploymentFile } = await chainStart
+const deployment = JSON.parse(readFileSync(deploymentFile, 'utf8'))
+const chain = devnetChain(deployment.chains[0])
+const partners = Array.from({ length: 400 }, () => privateKeyToAccount(generatePrivateKey()))
+const env = serviceEnv(deploymentFile, partners.map((partner) => partner.address))
+say('starting the ingestor, two edges, two relayers')
+const services = new Map<Host, HostProcess>()
+const startService = (host: Host, roles: string[]) => {
+  const process_ = serviceProcess(host, roles, env, logDir)
+  services.set(host, process_)
+  return process_
+}
+startService('ingest', ['ingestor'])
+startService('edge1', ['edge'])
+startService('edge2', ['edge'])
+startService('relay1', ['relayer'])
+startService('relay2', ['relayer'])
+await Promise.all(
+  (['edge1', 'edge2'] as const).map((host) => services.get(host)!.waitForOutput('edge listening', START_MS)),
+)
+await Promise.all((['relay1', 'relay2'] as const).map((host) => services.get(host)!.waitForOutput('relayer started', START_MS)))
+// the edge's /readyz is on OPS_PORT where the edge serves its operational routes there, else on its own port
+const healthPort = (await httpRequest(`http://${address.edge1}:${OPS_PORT}/readyz`).catch(() => undefined)) ? OPS_PORT : EDGE_PORT
+measured.edgeHealthPort = healthPort
+const lb = loadBalancer(logDir, healthPort)
+await until(async () => (await lbServers()).every((server) => server.status === 'UP'), 30_000, 'HAProxy seeing both edges up')
+say(`cluster up in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`)
+measured.startSeconds = (Date.now() - startedAt) / 1000
+
+// ---- samplers: each part's health through the run
+const samplers: NodeJS.Timeout[] = []
+const statusSamples: Array<{ at: number; edge: string; status: string; lastTickAt: number }> = []
+const sample = (every: number, probe: () => Promise<void>) => samplers.push(setInterval(() => void probe().catch(() => undefined), every))
+for (const edge of ['edge1', 'edge2'] as const) {
+  sample(500, async () => {
+    const at = Date.now()
+    const ready = await httpRequest(`http://${address[edge]}:${healthPort}/readyz`, { timeoutMs: 1000, localAddress: address.ctl }).catch(() => undefined)
+    health.push({ at, part: edge, healthy: ready?.status === 200, detail: ready ? `${ready.status} ${ready.body}` : 'no answer' })
+    const status = await httpRequest(`http://${address[edge]}:${EDGE_PORT}/v1/status`, { timeoutMs: 1000, localAddress: address.ctl }).catch(
+      () => undefined,
+    )
+    const json = status && jsonOf(status)
+    if (json?.status) statusSamples.push({ at: Date.now(), edge, status: json.status, lastTickAt: json.prices?.lastTickAt ?? 0 })
+  })
+}
+for (const relayer of ['relay1', 'relay2', 'ingest'] as const) {
+  sample(500, async () => {
+    const at = Date.now()
+    const ready = await httpRequest(`http://${address[relayer]}:${OPS_PORT}/readyz`, { timeoutMs: 1000 }).catch(() => undefined)
+    health.push({ at, part: relayer, healthy: ready?.status === 200, detail: ready ? `${ready.status} ${ready.body}` : 'no answer' })
+  })
+}
+for (const host of NATS_HOSTS) {
+  sample(1000, async () => {
+    const at = Date.now()
+    const ok = await httpRequest(`http://${address[host]}:8222/healthz`, { timeoutMs: 800 }).catch(() => undefined)
+    health.push({ at, part: host, healthy: ok?.status === 200, detail: ok ? `${ok.status}` : 'no answer' })
+  })
+}
+sample(1000, async () => {
+  const at = Date.now()
+  const primary = await sentinelPrimary().catch(() => undefined)
+  for (const host of ['redis1', 'redis2'] as const) {
+    const role = await redisCli(address[host], 6379, 'ROLE').catch(() => 'down')
+    health.push({ at, part: host, healthy: role !== 'down', detail: `${role.split('\n')[0]}; sentinels name ${primary ?? '?'}` })
+  }
+})
+
+// ---- the load
+say(`load: ${STREAM_CLIENTS} stream clients, ${REST_READERS} REST readers, onboardings one after another`)
+const streams = streamClients(STREAM_CLIENTS, throughput)
+const readers = restReaders(REST_READERS, throughput)
+const onboardings: OnboardingHistory[] = []
+let onboarding = true
+let nextPartner = 0
+const firstBlock = await chain.publicClient.getBlockNumber()
+const onboardLoop = async (lane: number) => {
+  while (onboarding && nextPartner < partners.length) {
+    const partner = partners[nextPartner++]!
+    const body = JSON.stringify(await chain.signBothParts(partner, maxUint256))
+    onboardings.push(await onboardOnce(body, partner.address, CLIENT_ADDRESSES[30 + lane]!, throughput, 90_000))
+  }
+}
+const onboardLoops = [0, 1].map(onboardLoop)
+await until(async () => streams.openCount() === STREAM_CLIENTS, 60_000, 'every stream client connected')
+await until(async () => onboardings.some((history) => history.terminal), 90_000, 'a first onboarding answered')
+await streamCountTruth('warm-up')
+
+// ---- the faults
+await fault('partition a NATS node', async (notes) => {
+  const node = await until(() => natsNodeOfEdges(), 30_000, 'both edges on one NATS node')
+  notes.node = node
+  await partition(node)
+  const cutAt = Date.now()
+  try {
+    await until(async () => (await natsNodeOfEdges(node)) !== undefined, 30_000, 'the edges on another NATS node')
+    notes.edgesMovedAfterMs = Date.now() - cutAt
+    await holdUnderLoad(5_000)
+  } finally {
+    await heal(node)
+  }
+  await convergence('partition a NATS node', notes)
+})
+await fault('kill the NATS node the edges use', async (notes) => {
+  const node = await until(() => natsNodeOfEdges(), 30_000, 'both edges on one NATS node')
+  notes.node = node
+  nats.get(node)!.child.kill('SIGKILL')
+  const killedAt = Date.now()
+  await until(async () => (await natsNodeOfEdges(node)) !== undefined, 30_000, 'the edges on another NATS node')
+  notes.edgesMovedAfterMs = Date.now() - killedAt
+  await holdUnderLoad(5_000)
+  await convergence('kill the NATS node the edges use', notes)
+  nats.set(node, natsNode(node, logDir))
+  await nats.get(node)!.waitForOutput('Server is ready', START_MS)
+})
+await fault('kill the Redis primary with onboardings in flight, and SIGKILL a relayer', async (notes) => {
+  const primaryHost = await until(
+    async () => ((await redisCli(address.redis1, 6379, 'ROLE')).startsWith('master') ? 'redis1' : (await redisCli(address.redis2, 6379, 'ROLE')).startsWith('master') ? 'redis2' : undefined),
+    10_000,
+    'the Redis primary',
+  )
+  const replicaHost = primaryHost === 'redis1' ? 'redis2' : 'redis1'
+  notes.primary = primaryHost
+  // Hold the replica's link back, so what the primary acknowledges now is not on the replica when it dies.
+  await execInHost(replicaHost, 'nft', [
+    `add table inet vgc_replication; add chain inet vgc_replication input { type filter hook input priority 0; policy accept; }; add rule inet vgc_replication input ip saddr ${address[primaryHost]} drop`,
+  ])
+  const lostAckPartner = partners[partners.length - 1]!
+  const lostBody = JSON.stringify(await chain.signBothParts(lostAckPartner, maxUint256))
+  const lostAck = onboardOnce(lostBody, lostAckPartner.address, CLIENT_ADDRESSES[35]!, throughput, 120_000)
+  // acknowledged once a relayer has sent its operation (the job record says so on the primary only)
+  await until(async () => services.get('relay1')!.child.exitCode === null && (await anyLog('user operation sent')), 30_000, 'an operation sent')
+  redis.get(primaryHost)!.child.kill('SIGKILL')
+  services.get('relay1')!.child.kill('SIGKILL')
+  const killedAt = Date.now()
+  await execInHost(replicaHost, 'nft', ['delete table inet vgc_replication'])
+  const promoted = await until(
+    async () => ((await sentinelPrimary()) === address[replicaHost] ? replicaHost : undefined),
+    30_000,
+    'Sentinel promoting the replica',
+  )
+  notes.promotedAfterMs = Date.now() - killedAt
+  notes.promoted = promoted
+  const budget = await budgetDuringFailover()
+  notes.budget = budget
+  const history = await lostAck
+  onboardings.push(history)
+  notes.lostAck = history
+  startService('relay1', ['relayer'])
+  redis.set(primaryHost, redisNode(primaryHost, logDir))
+  await services.get('relay1')!.waitForOutput('relayer started', START_MS)
+  check('redis failover', 'the onboarding acknowledged before the primary died has exactly one terminal answer', !!history.terminal, JSON.stringify(history.terminal ?? null))
+})
+await fault('kill the edge holding the most stream connections', async (notes) => {
+  const counts = await Promise.all((['edge1', 'edge2'] as const).map(async (edge) => [edge, await streamConnections(edge)] as const))
+  const [edge, held] = counts.sort((a, b) => b[1] - a[1])[0]!
+  notes.edge = edge
+  notes.connectionsHeld = held
+  services.get(edge)!.child.kill('SIGKILL')
+  const killedAt = Date.now()
+  await until(async () => (await lbServers()).some((server) => server.name === edge && server.status.startsWith('DOWN')), 10_000, 'HAProxy marking it down')
+  notes.markedDownAfterMs = Date.now() - killedAt
+  await until(async () => streams.openCount() === STREAM_CLIENTS, 60_000, 'every stream client back')
+  notes.allStreamsBackAfterMs = Date.now() - killedAt
+  startService(edge, ['edge'])
+  await services.get(edge)!.waitForOutput('edge listening', START_MS)
+  await until(async () => (await lbServers()).every((server) => server.status === 'UP'), 30_000, 'HAProxy seeing it up')
+  check('edge kill', `all ${held} connections of the killed edge back within 30 s`, (notes.allStreamsBackAfterMs as number) < 30_000, `${notes.allStreamsBackAfterMs} ms`)
+})
+
+// ---- the end: stop the load, check the invariants over the whole run
+onboarding = false
+await Promise.all(onboardLoops)
+streams.stop()
+await readers.stop()
+for (const timer of samplers) clearInterval(timer)
+await checkOnboardings()
+checkStreams()
+checkStatusTruth()
+measured.restStatuses = Object.fromEntries(readers.statuses)
+measured.onboardings = onboardings.length
+
+const endedAt = Date.now()
+const result = {
+  startedAt,
+  endedAt,
+  faults,
+  invariants,
+  throughput: [...throughput.seconds].map(([second, entry]) => ({ second, ...entry })).sort((a, b) => a.second - b.second),
+  health: health.sort((a, b) => a.at - b.at),
+  measured,
+}
+writeReport(result, join(outDir, 'result.json'), join(outDir, 'timeline.html'))
+void lb
+const passed = invariants.filter((invariant) => invariant.ok).length
+console.log(`cluster run: ${join(outDir, 'timeline.html')}`)
+console.log(`${passed} passed, ${invariants.length - passed} failed`)
+process.exit(invariants.length > 0 && passed === invariants.length ? 0 : 1)
+
+// ---- helpers
+async function fault(name: string, run: (notes: Record<string, unknown>) => Promise<void>) {
+  const record: FaultRecord = { name, startedAt: Date.now(), endedAt: 0, notes: {} }
+  faults.push(record)
+  say(`fault: ${name}`)
+  try {
+    await run(record.notes)
+    await until(async () => (await lbServers()).every((server) => server.status === 'UP'), 60_000, 'both edges up again')
+    await streamCountTruth(name)
+  } catch (error) {
+    check(name, 'the fault ran to its end', false, (error as Error).message)
+  }
+  record.endedAt = Date.now()
+  say(`fault done: ${name} ${JSON.stringify(record.notes).slice(0, 400)}`)
+}
+
+async function holdUnderLoad(ms: number) {
+  const until_ = Date.now() + ms
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, until_ - Date.now())))
+}
+
+async function natsJson(host: Host, path: string): Promise<any> {
+  return jsonOf(await httpRequest(`http://${address[host]}:8222${path}`, { timeoutMs: 1000 }))
+}
+
+/** The NATS node both edges are connected to (undefined while they are apart), `not` excluded. */
+async function natsNodeOfEdges(not?: string): Promise<(typeof NATS_HOSTS)[number] | undefined> {
+  const holders = new Map<string, number>()
+  for (const host of NATS_HOSTS) {
+    if (host === not) continue
+    const connz = await natsJson(host, '/connz?limit=1000').catch(() => undefined)
+    const edges = (connz?.connections ?? []).filter((connection: any) => connection.name === 'venue-gateway:edge').length
+    if (edges > 0) holders.set(host, edges)
+  }
+  const total = [...holders.values()].reduce((sum, count) => sum + count, 0)
+  if (total < 2) return undefined
+  return [...holders].sort((a, b) => b[1] - a[1])[0]![0] as (typeof NATS_HOSTS)[number]
+}
+
+async function lbServers(): Promise<Array<{ name: string; status: string }>> {
+  const csv = (await httpRequest(LB_STATS_URL, { timeoutMs: 1000 })).body.split('\n')
+  const columns = csv[0]!.replace(/^# /, '').split(',')
+  return csv
+    .slice(1)
+    .map((line) => line.split(','))
+    .filter((row) => row[0] === 'edges' && row[1] !== 'BACKEND')
+    .map((row) => ({ name: row[1]!, status: row[columns.indexOf('status')]! }))
+}
+
+function redisCli(host: string, port: number, ...command: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    import('node:child_process').then(({ execFile }) =>
+      execFile('redis-cli', ['-h', host, '-p', String(port), '--raw', ...command], { timeout: 1500 }, (error, stdout) =>
+        error ? reject(error) : resolve(stdout.trim()),
+      ),
+    )
+  })
+}
+
+async function sentinelPrimary(): Promise<string | undefined> {
+  const answer = await redisCli(address.sent1, 26379, 'SENTINEL', 'get-master-addr-by-name', SENTINEL_NAME)
+  return answer.split('\n')[0]
+}
+
+async function anyLog(text: string) {
+  return [...services.values()].some((process_) => readFileSync(join(logDir, `${process_.name}.log`), 'utf8').includes(text))
+}
+
+async function streamConnections(edge: 'edge1' | 'edge2'): Promise<number> {
+  const metrics = (await httpRequest(`http://${address[edge]}:${healthPort}/metrics`, { timeoutMs: 2000 })).body
+  return Number(/^venue_stream_connections (\d+)/m.exec(metrics)?.[1] ?? NaN)
+}
+
+/** The edges' own count of stream connections equals what the clients hold open, once they settle. */
+async function streamCountTruth(when: string) {
+  try {
+    const seen = await until(
+      async () => {
+        const total = (await streamConnections('edge1')) + (await streamConnections('edge2'))
+        return total === streams.openCount() && streams.openCount() === STREAM_CLIENTS ? total : undefined
+      },
+      20_000,
+      'the metric matching the clients',
+    )
+    check(when, 'venue_stream_connections summed over the edges equals the connections the clients hold', true, `${seen}`)
+  } catch (error) {
+    check(when, 'venue_stream_connections summed over the edges equals the connections the clients hold', false, (error as Error).message)
+  }
+}
+
+/** After a heal: every edge serves, for every pair, a row at least as new as the bus's latest (KV) row. */
+async function convergence(when: string, notes: Record<string, unknown>) {
+  const healedAt = Date.now()
+  const nc = await connect({ servers: NATS_URL.split(','), name: 'cluster-checker' })
+  try {
+    const kv = await new Kvm(jetstream(nc)).open('prices')
+    const latest = new Map<string, number>()
+    for await (const key of await kv.keys()) {
+      const entry = await kv.get(key)
+      if (entry?.value.length) latest.set(key, entry.json<{ timestampSeconds: number }>().timestampSeconds)
+    }
+    notes.kvPairs = latest.size
+    const lagging = async (edge: 'edge1' | 'edge2') => {
+      const rows = jsonOf(await httpRequest(`http://${address[edge]}:${EDGE_PORT}/v1/prices`, { timeoutMs: 2000, localAddress: CLIENT_ADDRESSES[39] }))
+      const served = new Map<string, number>((rows?.prices ?? []).map((row: any) => [row.pair, row.timestampSeconds]))
+      return [...latest].filter(([pair, seconds]) => (served.get(pair) ?? 0) < seconds).map(([pair]) => pair)
+    }
+    let behind: string[] = []
+    try {
+      await until(
+        async () => {
+          behind = [...(await lagging('edge1')), ...(await lagging('edge2'))]
+          return behind.length === 0
+        },
+        15_000,
+        'every edge serving the bus latest rows',
+      )
+      notes.convergedAfterMs = Date.now() - healedAt
+      check(when, `every edge serves the bus's latest row for all ${latest.size} pairs within 15 s`, latest.size > 0, `${notes.convergedAfterMs} ms`)
+    } catch {
+      check(when, `every edge serves the bus's latest row for all ${latest.size} pairs within 15 s`, false, `behind: ${behind.slice(0, 10).join(',')}`)
+    }
+  } finally {
+    await nc.close()
+  }
+}
+
+/**
+ * One client spends its /v1/status budget (60 per 10 s) through the load balancer while Redis fails over:
+ * the most 200s it gets in any 10 s window is the shared budget's bound during a failover.
+ */
+async function budgetDuringFailover() {
+  const answers: Array<{ at: number; status: number }> = []
+  const stopAt = Date.now() + 12_000
+  while (Date.now() < stopAt) {
+    const answer = await httpRequest(`${LB_URL}/v1/status`, { localAddress: CLIENT_ADDRESSES[38], timeoutMs: 2000 }).catch(() => undefined)
+    answers.push({ at: Date.now(), status: answer?.status ?? 0 })
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  let most = 0
+  for (const first of answers) most = Math.max(most, answers.filter((a) => a.status === 200 && a.at >= first.at && a.at < first.at + 10_000).length)
+  check('redis failover', 'a client gets at most 2 x 60 /v1/status answers in any 10 s window (one budget per edge while Redis is away)', most <= 120, `${most} in the busiest window`)
+  return { mostIn10s: most, requests: answers.length }
+}
+
+async function checkOnboardings() {
+  const unanswered = onboardings.filter((history) => !history.terminal)
+  check('whole run', 'every onboarding posted got a terminal answer', unanswered.length === 0, `${onboardings.length - unanswered.length} of ${onboardings.length}`)
+  const conflicting = onboardings.filter((history) => history.conflicting.length > 0)
+  check('whole run', 'a repeat of the same signed content got the same outcome', conflicting.length === 0, `${conflicting.length} differed`)
+  const events = await chain.onboardingOperationsAfter(deployment.relayer.smartAccountAddress, firstBlock)
+  const byKey = new Map<bigint, number>()
+  for (const event of events) byKey.set(event.args.nonce! >> 64n, (byKey.get(event.args.nonce! >> 64n) ?? 0) + 1)
+  const doubled = [...byKey.values()].filter((count) => count > 1).length
+  check('whole run', 'at most one user operation per signed content on chain (UserOperationEvent per nonce key)', doubled === 0, `${events.length} operations, ${byKey.size} contents, ${doubled} with more than one`)
+  const confirmed = onboardings.filter((history) => history.terminal?.status === 'confirmed')
+  const onChain = new Set(events.map((event) => event.args.userOpHash as Hex))
+  const missing = confirmed.filter((history) => !onChain.has(history.terminal!.userOpHash as Hex))
+  check('whole run', 'every confirmed answer names an operation that is on chain', missing.length === 0, `${confirmed.length - missing.length} of ${confirmed.length}`)
+  measured.onboardingOutcomes = Object.fromEntries(
+    [...new Set(onboardings.map((history) => history.terminal?.status ?? 'none'))].map((status) => [status, onboardings.filter((history) => (history.terminal?.status ?? 'none') === status).length]),
+  )
+}
+
+function checkStreams() {
+  const backwards = streams.records.flatMap((record) => record.backwards)
+  check('whole run', 'no stream client saw seq go backwards', backwards.length === 0, `${streams.records.length} connections, ${backwards.length} backwards`)
+  const unexplained = streams.records.filter((record) => record.gapDropped > record.jumped)
+  check('whole run', 'every gap frame is matched by seq jumps (missed ticks are visible)', unexplained.length === 0, `${unexplained.length} connections reported more than they skipped`)
+  const withoutSnapshot = streams.records.filter((record) => record.ticks > 0 && !record.snapshot)
+  check('whole run', 'every connection got its snapshot before ticks', withoutSnapshot.length === 0, `${withoutSnapshot.length} without`)
+  measured.streams = {
+    connections: streams.records.length,
+    ticks: streams.records.reduce((sum, record) => sum + record.ticks, 0),
+    missedBySeqJump: streams.records.reduce((sum, record) => sum + record.jumped, 0),
+    gapDropped: streams.records.reduce((sum, record) => sum + record.gapDropped, 0),
+  }
+}
+
+function checkStatusTruth() {
+  // "ok" promises a tick within STALE_AFTER_MS (3 s); the sample's own delay is allowed on top
+  const lying = statusSamples.filter((entry) => entry.status === 'ok' && entry.at - entry.lastTickAt > 3_000 + 1_500)
+  check('whole run', '/v1/status says ok only while the edge has a tick from the last 3 s', lying.length === 0, `${statusSamples.length} samples, ${lying.length} not`)
+}

@@ -1,0 +1,54 @@
+// A TCP proxy that can hold every chunk for a while in each direction: the cluster's slow link (the
+// kernel here has no netem) and, at no delay, the bridge from a namespace's address to a loopback port.
+import { createConnection, createServer, type Server, type Socket } from 'node:net'
+
+export interface TcpProxy {
+  /** holds each chunk this long before passing it on (0: passes at once); order is kept */
+  setDelay(ms: number): void
+  close(): Promise<void>
+}
+
+export async function startTcpProxy(listen: { host: string; port: number }, target: { host: string; port: number }): Promise<TcpProxy> {
+  let delayMs = 0
+  const sockets = new Set<Socket>()
+  const server: Server = createServer((client) => {
+    const upstream = createConnection(target)
+    for (const socket of [client, upstream]) {
+      sockets.add(socket)
+      socket.once('close', () => sockets.delete(socket))
+      socket.on('error', () => {
+        client.destroy()
+        upstream.destroy()
+      })
+    }
+    pipeDelayed(client, upstream, () => delayMs)
+    pipeDelayed(upstream, client, () => delayMs)
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(listen.port, listen.host, resolve)
+  })
+  return {
+    setDelay: (ms) => (delayMs = ms),
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+/** Forwards `from` to `to`, each chunk released `delay()` ms after it arrived and never before the one ahead. */
+function pipeDelayed(from: Socket, to: Socket, delay: () => number): void {
+  let lastRelease = 0
+  from.on('data', (chunk) => {
+    const ms = delay()
+    if (ms === 0 && lastRelease <= Date.now()) {
+      to.write(chunk)
+      return
+    }
+    lastRelease = Math.max(Date.now() + ms, lastRelease)
+    setTimeout(() => to.writable && to.write(chunk), lastRelease - Date.now())
+  })
+  from.once('end', () => setTimeout(() => to.end(), Math.max(0, lastRelease - Date.now())))
+}
