@@ -7,7 +7,13 @@ import t from 'tap'
 import { z } from 'zod'
 import { envInt, envList, envPort } from '../../kit/env-parsing.ts'
 import { ENVIRONMENT_SCHEMAS } from '../../services/environment-schemas.ts'
-import { configurationRows, crossVariableRules, fillSection, GENERATED_SECTIONS } from '../../scripts/render-configuration-doc.ts'
+import {
+  configurationRows,
+  crossVariableRules,
+  fillSection,
+  GENERATED_SECTIONS,
+  renderBudgetTable,
+} from '../../scripts/render-configuration-doc.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -80,4 +86,16 @@ t.test('rules across variables are listed with the variable they are reported on
     path: ['B'],
   })
   t.same(crossVariableRules([{ name: 'Pair', readBy: 'edge', schema }]), ['`B`: set A or B, not both'])
+})
+
+t.test('the budgets table reads a record or a list of budgets, whatever fields they carry', async (t) => {
+  const expected = [
+    '| budget | requests | per (seconds) | routes |',
+    '| --- | --- | --- | --- |',
+    '| `prices` | 100 | 10 | GET /v1/prices, GET /v1/prices/{pair} |',
+  ]
+  const routes = ['GET /v1/prices', 'GET /v1/prices/{pair}']
+  t.equal(renderBudgetTable({ BUDGETS: { prices: { points: 100, windowSeconds: 10, routes } } }), expected.join('\n'))
+  t.equal(renderBudgetTable({ limit: 3, BUDGET_TABLE: [{ name: 'prices', points: 100, windowSeconds: 10, routes }] }), expected.join('\n'))
+  t.throws(() => renderBudgetTable({ limit: 3 }), /exports no table of budgets/)
 })

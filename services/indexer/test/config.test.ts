@@ -23,7 +23,7 @@ t.test('wrong settings stop the start with a message naming them', async (t) => 
   t.throws(() => indexerConfig({ INDEXER_URL_42161: 'https://indexer.example/one' }), {
     code: 'config_invalid',
     message:
-      'invalid configuration for indexer: INDEXER_URL_421614 is not set: set INDEXER_URL_42161 and INDEXER_URL_421614 together, or neither (embedded stand-in)',
+      'invalid configuration for indexer: INDEXER_URL_421614 is not set: set INDEXER_URL_42161 and INDEXER_URL_421614 together, or neither (embedded stand-in, npm start only)',
   })
   t.throws(() => indexerConfig({ INDEXER_URL_42161: 'not a url', INDEXER_URL_421614: 'https://indexer.example/two' }), {
     code: 'config_invalid',
