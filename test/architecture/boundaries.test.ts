@@ -52,7 +52,7 @@ t.test('production code imports only the layers below it, never standins/, deplo
 t.test('no capability imports the edge or the top-level files of services/, which compose them', async (t) => {
   // the process's composition: the edge, and services/*.ts (configuration, run-roles, serve, main, ...);
   // process-env.ts names the roles and is read by the capabilities that report per role
-  const composers = /^services\/(edge\/|(?!process-config\.ts)[^/]+\.ts$)/
+  const composers = /^services\/(edge\/|(?!process-env\.ts)[^/]+\.ts$)/
   const violations = production
     .filter((file) => file.startsWith('services/') && !composers.test(file))
     .flatMap((file) =>
