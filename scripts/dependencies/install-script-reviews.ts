@@ -5,9 +5,9 @@
 // keeps the two in step with the lockfile.
 export const INSTALL_SCRIPTS_NOT_RUN: Record<string, string> = {
   bufferutil:
-    'node-gyp-build only compiles when no prebuilt binary fits; the package ships prebuilds, and ws uses it only when it loads (a plain JavaScript path otherwise)',
+    'node-gyp-build only compiles when no prebuilt binary fits; the package ships prebuilds, and ws (under viem and the older uWebSockets.js package) uses it only when it loads, with a JavaScript path otherwise',
   'utf-8-validate':
-    'node-gyp-build only compiles when no prebuilt binary fits; the package ships prebuilds, and ws uses it only when it loads (a plain JavaScript path otherwise)',
+    'node-gyp-build only compiles when no prebuilt binary fits; the package ships prebuilds, and ws (under viem and the older uWebSockets.js package) uses it only when it loads, with a JavaScript path otherwise',
   'msgpackr-extract':
     "compiles its native decoder only when no prebuilt package fits; the prebuilt @msgpackr-extract/* package is loaded at run time, and msgpackr (BullMQ's encoder) falls back to JavaScript without it",
   esbuild:
