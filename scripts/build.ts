@@ -1,10 +1,12 @@
-// `npm run build`: compiles the production code (tsconfig.build.json) to JavaScript in dist/ and copies
-// the files it reads at run time beside it. Usage: tsx scripts/build.ts [outDir] [--noCheck]
+// `npm run build`: compiles the production code (tsconfig.build.json) to JavaScript in dist/, copies
+// the files it reads at run time beside it and builds the pages' scripts (scripts/build-browser-assets.ts). Usage: tsx scripts/build.ts [outDir] [--noCheck]
 import { execFileSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, extname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { BROWSER_ASSETS_FOLDER } from '../services/pages/browser-assets.ts'
+import { buildBrowserAssets } from './build-browser-assets.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 /** the production source trees, as in tsconfig.build.json */
@@ -26,6 +28,7 @@ export function build(options: BuildOptions = {}): string {
   const args = [tsc, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', outDir, ...(options.noCheck ? ['--noCheck'] : [])]
   execFileSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' })
   for (const dir of SOURCE_DIRS) copyAssets(join(ROOT, dir), outDir)
+  buildBrowserAssets(join(outDir, 'services', 'pages', BROWSER_ASSETS_FOLDER))
   return outDir
 }
 

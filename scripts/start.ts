@@ -3,6 +3,10 @@
 // stand-in (standins/subgraph) when no INDEXER_URL_* is set; both loaded after the prices are up.
 import type { Logger } from '../kit/logger.ts'
 import { serve } from '../services/serve.ts'
+import { buildBrowserAssets } from './build-browser-assets.ts'
+
+// the pages' scripts from the source as it is now (`npm run build` puts them into dist/ for production)
+buildBrowserAssets()
 
 await serve({
   startEmbeddedChains: async (logger: Logger) => (await import('../deploy/devnet/embedded.ts')).startEmbeddedChains(logger),

@@ -1,8 +1,6 @@
-import { createRequire } from 'node:module'
-import { readFileSync } from 'node:fs'
 import type { Route } from '../http/http-server.ts'
 import type { Reply } from '../http/reply.ts'
-import { browserBundle } from './bundle.ts'
+import { browserAsset } from './browser-assets.ts'
 import { boardPage, docsPage, eventsPage, type AsyncApiView } from './page-html.ts'
 
 const HTML = 'text/html; charset=utf-8'
@@ -20,20 +18,15 @@ export function pageRoutes(asyncApiDocument: () => AsyncApiView): Route[] {
   const board = boardPage()
   const docs = docsPage()
   let events: string | undefined
-  let reference: Buffer | undefined
-  const boardScript = browserBundle('board.ts')
+  const boardScript = browserAsset('board.js')
+  const referenceScript = browserAsset('api-reference.js')
   const get = (path: string, handle: () => Reply | Promise<Reply>): Route => ({ method: 'GET', path, handle })
   return [
     get('/', () => reply(board, HTML)),
     get('/docs', () => reply(docs, HTML)),
     get('/docs/events', () => reply((events ??= eventsPage(asyncApiDocument())), HTML)),
-    get('/assets/board.js', async () => reply(await boardScript(), JAVASCRIPT)),
-    // the renderer's own browser build, from its npm package
-    get('/assets/api-reference.js', () =>
-      reply(
-        (reference ??= readFileSync(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'))),
-        JAVASCRIPT,
-      ),
-    ),
+    get('/assets/board.js', () => reply(boardScript(), JAVASCRIPT)),
+    // the renderer's own browser build, copied from its npm package at build time
+    get('/assets/api-reference.js', () => reply(referenceScript(), JAVASCRIPT)),
   ]
 }

@@ -45,6 +45,8 @@ t.test('the compiled build serves prices with plain node, without tsx or any dev
   t.throws(() => resolveFromBuild('tsx'), { code: 'MODULE_NOT_FOUND' }, 'tsx cannot be loaded from the build')
   t.throws(() => resolveFromBuild('typescript'), { code: 'MODULE_NOT_FOUND' })
   t.ok(resolveFromBuild('uWebSockets.js'))
+  t.throws(() => resolveFromBuild('esbuild'), { code: 'MODULE_NOT_FOUND' }, "the pages' scripts are built, not bundled at run time")
+  t.throws(() => resolveFromBuild('@scalar/api-reference'), { code: 'MODULE_NOT_FOUND' })
 
   // the production entry starts no stand-in: its indexed source is configuration
   const standin = await startIndexerStandin()
@@ -83,5 +85,15 @@ t.test('the compiled build serves prices with plain node, without tsx or any dev
   t.equal(snapshot.prices.length, 83)
   // the candle merge script and the depth parameters are read from dist at run time
   t.equal((await fetch(`http://127.0.0.1:${port}/v1/depth/BTC-USD`)).status, 200)
+  // the pages' scripts were built into dist/ by the build
+  for (const [script, built] of [
+    ['board.js', join(dir, 'dist', 'services', 'pages', 'assets', 'board.js')],
+    ['api-reference.js', join(dir, 'dist', 'services', 'pages', 'assets', 'api-reference.js')],
+  ] as const) {
+    const response = await fetch(`http://127.0.0.1:${port}/assets/${script}`)
+    t.equal(response.status, 200, script)
+    t.equal(response.headers.get('content-type'), 'text/javascript; charset=utf-8')
+    t.ok(Buffer.from(await response.arrayBuffer()).equals(readFileSync(built)), `${script} is the built file`)
+  }
   t.equal(await service.stop(), 0)
 })

@@ -1,4 +1,4 @@
-// tap's `before` script (.taprc): starts the development chain this run's test files share, in a process of its
+// Started by tap's `before` script (test/before-run.ts): starts the development chain this run's test files share, in a process of its
 // own (daemon.ts) that outlives this script, and returns at once: the chain starts while the first files run,
 // and the files that need it wait for it (test/support/shared-devnet.ts).
 import { spawn } from 'node:child_process'
