@@ -2,7 +2,7 @@
 // subjects and key-value bucket internal services read. Payloads come from the same zod schemas the
 // stream and the bus use; only the prose and the channel layout are written here.
 import { z } from 'zod'
-import { priceRowExample } from './openapi-examples.ts'
+import { priceRowExample, stockRowExample } from './openapi-examples.ts'
 import { PriceRow } from './price.ts'
 import { AckFrame, ClientMessage, ErrorFrame, GapFrame, SnapshotFrame, TickFrame } from './stream.ts'
 
@@ -173,8 +173,8 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
       messages: {
         snapshot: streamMessage('snapshot', 'Snapshot (first frame)', 'SnapshotFrame', {
           type: 'snapshot',
-          seq: { 'BTC-USD': 1042 },
-          data: [priceRowExample],
+          seq: { 'BTC-USD': 1042, 'AAPL-USD': 77 },
+          data: [priceRowExample, stockRowExample],
         }),
         tick: streamMessage('tick', 'Tick', 'TickFrame', { type: 'tick', seq: 1043, data: priceRowExample }),
         gap: streamMessage('gap', 'Gap: ticks dropped for this connection', 'GapFrame', { type: 'gap', dropped: 12 }),

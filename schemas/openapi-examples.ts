@@ -36,7 +36,7 @@ export const priceRowExample: PriceRow = {
   },
 }
 
-const stockRowExample: PriceRow = {
+export const stockRowExample: PriceRow = {
   feed_id: '0x49f6b65cb1de6b10eaf75e7c03ca029c306d0357e91b5311b175084a5ad55688',
   pair: 'AAPL-USD',
   from: 'AAPL',
