@@ -146,7 +146,7 @@ export function createMetrics() {
     }),
     relayOutcomes: new Counter({
       name: 'venue_relay_outcomes_total',
-      help: 'Onboarding relays by chain and outcome: confirmed, reverted (on chain), rejected (by simulation)',
+      help: 'Onboarding relays by chain and outcome: confirmed, reverted (on chain), rejected (by simulation), refused (by the sponsorship policy)',
       labelNames: ['chain', 'outcome'],
       registers,
     }),

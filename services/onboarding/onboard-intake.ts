@@ -50,7 +50,7 @@ export function onboardingIntake({ config, chains, support, queue, ledger, metri
     const id = onboardingJobId(request)
     // the policy decides on new onboardings only: the same signed request again gets its job's answer
     if (!(await queue.get(id))) {
-      const decision = await decideSponsorship(request, connection, ledger, metrics)
+      const decision = await decideSponsorship(request, connection, ledger, metrics, log)
       if ('refused' in decision) {
         log.info({ chainId: request.chainId, partner: request.partner, status: decision.refused.status }, 'onboarding not sponsored')
         return decision.refused

@@ -1,5 +1,6 @@
 import { getAddress } from 'viem'
 import { ServiceError } from '../../kit/errors.ts'
+import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
 import type { OnboardRequest } from '../../schemas/onboarding.ts'
 import { jsonReply, type Reply } from '../http/reply.ts'
@@ -17,7 +18,8 @@ export type SponsorshipDecision = { sponsoredOn: string } | { refused: Reply }
 /**
  * The intake's half of the sponsorship policy, for an onboarding that is not queued yet (the same signed
  * request posted again gets its job's answer and is not counted twice):
- * 1. every part it sends is applied on chain already: nothing to pay for; 400 with the state read from chain;
+ * 1. every part it sends is applied on chain already: nothing to pay for; 400 with the state read from chain
+ *    (when the state cannot be read, this step is skipped);
  * 2. the partner's onboardings today, or the chain's gas today, would pass their ceiling: 429 with
  *    `retry-after` (the seconds until the next UTC day), nothing counted.
  * Otherwise the onboarding is counted and holds the most gas one operation may be given (the relayer's
@@ -28,14 +30,17 @@ export async function decideSponsorship(
   connection: ChainConnection,
   ledger: SponsorshipLedger,
   metrics: Metrics,
+  log: Logger,
 ): Promise<SponsorshipDecision> {
+  // a saving, not a safeguard: when the chain cannot tell, the ceilings below still decide
   const state = await readOnboardingState(connection.publicClient, connection.config, getAddress(request.partner)).catch(
     (error: unknown) => {
-      throw new ServiceError('internal', 'the onboarding state could not be read from chain; retry shortly', { cause: error })
+      log.warn({ err: error }, 'onboarding state not read before admission; deciding on the ceilings alone')
+      return undefined
     },
   )
   const sent = [...(request.delegation ? ['delegation' as const] : []), ...(request.permit ? ['allowance' as const] : [])]
-  if (sent.every((part) => !state.missing.includes(part))) {
+  if (state && sent.every((part) => !state.missing.includes(part))) {
     metrics.sponsorshipRefusals.labels(String(request.chainId), 'already_applied').inc()
     throw new ServiceError('validation_failed', 'nothing to relay: every part sent is applied on chain already', {
       issues: sent.map((part) => ({ code: 'custom', path: [part === 'allowance' ? 'permit' : part], message: 'already applied on chain' })),

@@ -78,7 +78,7 @@ t.test("the day's gas: counted from what the EntryPoint says each operation used
   t.match(
     await stack.ledger.admit(42161, partners[1]!.address),
     { admitted: false, refusal: 'daily_gas' },
-    `${used} - ${used - 1} gas left`,
+    `${used - 1} of its ${used} gas given back: 1 still counted`,
   )
   await stack.ledger.settle(42161, day, -1)
   t.same(await stack.ledger.admit(42161, partners[1]!.address), { admitted: true }, 'none left')
