@@ -15,7 +15,7 @@ import { UwsRequestContext, type RequestContext } from './request-context.ts'
 import { hasConflictingContentLength, readHeaders } from './request-headers.ts'
 import { readBody } from './request-body.ts'
 import { routeMetricsRegistry, type RouteMetrics } from './request-metrics.ts'
-import { RequestState } from './request-state.ts'
+import { RequestState, watchAbort } from './request-state.ts'
 import { writeBare } from './response-writer.ts'
 import { serveUpgrade, type UpgradeRoute } from './upgrade-route.ts'
 
@@ -183,7 +183,7 @@ function dispatch(server: Served, path: PathRoutes, res: HttpResponse, req: Http
   const headers = readHeaders(req, plan?.headers)
   const state = new RequestState(path.metrics, headers, path.shape, head, cors.answerHeaders(headers.origin, headers.host))
   // uWS does not count endWithoutBody (HEAD) as an answer when the handler returns: it wants an abort handler first
-  if (head) res.onAborted(state.onAborted)
+  if (head) watchAbort(res, state)
   let pending: Promise<void> | void
   try {
     if (!plan) return refuseMethod(server, path, state, res, req, requested)
@@ -214,7 +214,7 @@ function dispatch(server: Served, path: PathRoutes, res: HttpResponse, req: Http
   } catch (error) {
     pending = pipeline.fail(res, state, error, true)
   }
-  if (pending && !head) res.onAborted(state.onAborted)
+  if (pending && !head) watchAbort(res, state)
 }
 
 /** A method the path does not serve: a CORS preflight's answer, or 405 with Allow. */

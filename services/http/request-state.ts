@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { HttpResponse } from 'uWebSockets.js'
 import type { ErrorShape } from './error-bodies.ts'
 import type { RateLimitDecision } from './rate-limits.ts'
 import type { RouteMetrics } from './request-metrics.ts'
@@ -28,9 +29,9 @@ export class RequestState {
     /** CORS headers for the answer */
     readonly cors: Record<string, string>,
   ) {}
+}
 
-  /** uWS's abort handler (set only for answers that wait) */
-  readonly onAborted = () => {
-    this.aborted = true
-  }
+/** Marks the request aborted when the client goes away; set only for answers that wait (and HEAD). */
+export function watchAbort(res: HttpResponse, state: RequestState): void {
+  res.onAborted(() => (state.aborted = true))
 }

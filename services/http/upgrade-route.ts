@@ -6,7 +6,7 @@ import type { Reply } from './reply.ts'
 import { peerAddress } from './request-context.ts'
 import { readHeaders } from './request-headers.ts'
 import type { RouteMetrics } from './request-metrics.ts'
-import { RequestState } from './request-state.ts'
+import { RequestState, watchAbort } from './request-state.ts'
 import { writeBare, writeBudgetHeaders } from './response-writer.ts'
 
 /** A WebSocket route: the pipeline's stages first (origin, budget), then the route's own admission. */
@@ -63,7 +63,7 @@ export function serveUpgrade<UserData>(
 ): void {
   const headers = readHeaders(req, UPGRADE_HEADERS)
   const state = new RequestState(plan.metrics, headers, 'framework', false, NO_CORS)
-  res.onAborted(state.onAborted)
+  watchAbort(res, state)
   try {
     const clientIp = server.resolveClientIp(peerAddress(res), headers['x-forwarded-for'])
     // browsers do not apply CORS to WebSockets: the allowlist is enforced here instead
