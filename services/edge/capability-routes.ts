@@ -90,7 +90,14 @@ export async function startEdgeFeatures(deps: {
       ...(onboarding
         ? onboardingRoutes(
             onboarding.then(
-              ({ setup, clients, support, queue, ledger }) => ({ config: setup.config, chains: clients, support, queue, ledger, metrics: deps.metrics }),
+              ({ setup, clients, support, queue, ledger }) => ({
+                config: setup.config,
+                chains: clients,
+                support,
+                queue,
+                ledger,
+                metrics: deps.metrics,
+              }),
               (error: unknown) => {
                 throw new ServiceError('internal', 'onboarding is unavailable: its chains could not be set up at start', { cause: error })
               },
