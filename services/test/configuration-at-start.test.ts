@@ -7,6 +7,8 @@ import { startRedis } from '../../test/support/servers.ts'
 
 const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url))
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+/** an edge started by the production entry needs its indexed source configured; these tests never read it */
+const INDEXED_SOURCE = { INDEXER_URL_42161: 'http://127.0.0.1:9/unused-42161', INDEXER_URL_421614: 'http://127.0.0.1:9/unused-421614' }
 
 async function start(env: Record<string, string>, roles: string[] = []) {
   const startedAt = performance.now()
@@ -66,6 +68,16 @@ t.test('onboarding without chains is refused before anything starts', async (t) 
   t.match(JSON.parse(run.lines[0]!).msg, 'no chain configured (set CHAIN_<id>_* or DEPLOYMENT_FILE, or ONBOARDING_ENABLED=false)')
 })
 
+t.test('an edge without an indexed source is refused: the production entry starts no stand-in', async (t) => {
+  const run = await start({}, ['edge'])
+  t.equal(run.code, 1)
+  t.equal(run.lines.length, 1, `one line:\n${run.output}`)
+  t.equal(
+    JSON.parse(run.lines[0]!).msg,
+    'invalid configuration for indexer: no indexed source configured (set INDEXER_URL_42161 and INDEXER_URL_421614)',
+  )
+})
+
 t.test('a URL value with credentials is named with them masked', async (t) => {
   const run = await start({ INDEXER_URL_42161: 'https://user:hunter22@indexer.example/api/AbCdEf1234567890XyZ_abcdef12' })
   t.equal(run.code, 1)
@@ -75,7 +87,7 @@ t.test('a URL value with credentials is named with them masked', async (t) => {
 })
 
 t.test('an unreachable NATS_URL fails the start, naming the variable and not the password', async (t) => {
-  const run = await start({ NATS_URL: 'nats://alice:hunter22@127.0.0.1:1' }, ['edge'])
+  const run = await start({ ...INDEXED_SOURCE, NATS_URL: 'nats://alice:hunter22@127.0.0.1:1' }, ['edge'])
   t.equal(run.code, 1)
   t.notMatch(run.output, 'hunter22')
   const fatal = run.lines.map((line) => JSON.parse(line)).find((record) => record.level === 60)
@@ -83,7 +95,7 @@ t.test('an unreachable NATS_URL fails the start, naming the variable and not the
 })
 
 t.test('an unreachable REDIS_URL fails the start, naming the variable and not the password', async (t) => {
-  const run = await start({ REDIS_URL: 'redis://:s3cretpw@127.0.0.1:1' }, ['edge'])
+  const run = await start({ ...INDEXED_SOURCE, REDIS_URL: 'redis://:s3cretpw@127.0.0.1:1' }, ['edge'])
   t.equal(run.code, 1)
   t.notMatch(run.output, 's3cretpw')
   const fatal = run.lines.map((line) => JSON.parse(line)).find((record) => record.level === 60)
@@ -96,7 +108,7 @@ t.test('a reachable Redis with a password: the edge starts, and no line carries 
   const url = `redis://:pw-0f3c9a1e@127.0.0.1:${redis.port}`
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'edge'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ONBOARDING_ENABLED: 'false', PORT: '0', REDIS_URL: url },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ONBOARDING_ENABLED: 'false', PORT: '0', REDIS_URL: url, ...INDEXED_SOURCE },
   })
   let output = ''
   const listening = new Promise<void>((resolve) => {
