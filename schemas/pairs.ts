@@ -126,7 +126,7 @@ export function pairById(id: number): Pair | undefined {
  * - C#: StockSharp/Connectors `Ostium/Native/OstiumExtensions.cs` lines 63-71 (`NormalizePairName`, nine bases)
  * - bot: Maxxit's Ostium symbol mapper (`SYMBOL_ALIASES`), which maps to the stored bases
  *   CL, HG, SPX, NDX, DJI, NIK, FTSE, HSI
- * - facts: the venue's subgraph stores pair 6 as HG, 7 as CL, 10 as SPX (reference/venue-facts.md)
+ * - facts: the venue's subgraph, whose pairs list names pair 6 HG, pair 7 CL and pair 10 SPX
  */
 const LEGACY_BASES: Readonly<Record<string, string>> = {
   CL: 'WTI', // C# line 63; bot; facts (pair 7)
@@ -156,6 +156,13 @@ export function pairBySourceSpelling(from: string, to: string): Pair | undefined
   return BY_SOURCE_SPELLING.get(spellingKey({ from, to }))
 }
 
+const BY_LEGACY_NAME = new Map(
+  PAIRS.filter((pair) => LEGACY_BASE_OF.has(pair.base)).map((pair) => {
+    const { from, to } = sourceSpellingOf(pair)
+    return [`${from}-${to}`, pair]
+  }),
+)
+
 /**
  * The listed pair a client names: its symbol (`US500-USD`) or its legacy spelling (`SPX-USD`), as the
  * venue's connector builds it from the pairs list. Anything else is undefined.
@@ -163,13 +170,6 @@ export function pairBySourceSpelling(from: string, to: string): Pair | undefined
 export function pairByName(name: string): Pair | undefined {
   return BY_SYMBOL.get(name) ?? BY_LEGACY_NAME.get(name)
 }
-
-const BY_LEGACY_NAME = new Map(
-  PAIRS.filter((pair) => LEGACY_BASE_OF.has(pair.base)).map((pair) => {
-    const { from, to } = sourceSpellingOf(pair)
-    return [`${from}-${to}`, pair]
-  }),
-)
 
 function spellingKey(spelling: { from: string; to: string }): string {
   return `${spelling.from}/${spelling.to}`
