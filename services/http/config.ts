@@ -4,6 +4,7 @@ import { DEFAULT_IPV6_PREFIX_BITS } from './budget-keys.ts'
 
 /** The request pipeline's settings, part of the edge's configuration. */
 export const HttpEnv = z.object({
-  /** IPv6 clients share per-IP budgets and connection ceilings by this prefix length (IPv4 ones are keyed by address) */
-  BUDGET_IPV6_PREFIX: envInt(DEFAULT_IPV6_PREFIX_BITS, { min: 32, max: 128 }),
+  BUDGET_IPV6_PREFIX: envInt(DEFAULT_IPV6_PREFIX_BITS, { min: 32, max: 128 }).describe(
+    'IPv6 clients share per-IP budgets and connection ceilings by this prefix length (IPv4 clients are keyed by address)',
+  ),
 })
