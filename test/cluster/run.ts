@@ -318,7 +318,7 @@ async function holdUnderLoad(ms: number) {
 }
 
 async function natsJson(host: Host, path: string): Promise<any> {
-  return jsonOf(await httpRequest(`http://${address[host]}:8222${path}`, { timeoutMs: 1000 }))
+  return jsonOf(await httpRequest(`http://${address[host]}:8222${path}`, { timeoutMs: 3000 }))
 }
 
 /** The NATS node both edges are connected to (undefined while they are apart), `not` excluded. */
