@@ -62,8 +62,8 @@ export function runInHost(
       waiter.resolve()
     }
   }
-  child.stdout!.on('data', onData)
-  child.stderr!.on('data', onData)
+  child.stdout.on('data', onData)
+  child.stderr.on('data', onData)
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
   return {
     host,
@@ -95,8 +95,8 @@ export function execInHost(host: Host, command: string, args: string[]): Promise
   return new Promise((resolve, reject) => {
     const child = spawn('ip', ['netns', 'exec', namespaceOf(host), command, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk))
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk))
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
     child.once('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(' ')} in ${host}: ${output}`))))
   })
 }

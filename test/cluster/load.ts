@@ -23,7 +23,8 @@ export class Throughput {
   at(time = Date.now()): Second {
     const second = Math.floor((time - this.startedAt) / 1000)
     let entry = this.seconds.get(second)
-    if (!entry) this.seconds.set(second, (entry = { ticks: 0, restOk: 0, restFailed: 0, streamsOpen: 0, reconnects: 0, onboardingsDone: 0 }))
+    if (!entry)
+      this.seconds.set(second, (entry = { ticks: 0, restOk: 0, restFailed: 0, streamsOpen: 0, reconnects: 0, onboardingsDone: 0 }))
     return entry
   }
 }
@@ -60,7 +61,7 @@ export function streamClients(count: number, throughput: Throughput) {
       records.push(record)
     })
     socket.on('message', (data) => {
-      const frame = JSON.parse(String(data))
+      const frame = JSON.parse((data as Buffer).toString())
       if (frame.type === 'snapshot') {
         record.snapshot = true
         for (const [pair, seq] of Object.entries(frame.seq as Record<string, number>)) last.set(pair, seq)
@@ -104,7 +105,9 @@ export function restReaders(count: number, throughput: Throughput) {
   const loop = async (reader: number) => {
     while (running) {
       const started = Date.now()
-      const answer = await httpRequest(`${LB_URL}/v1/prices`, { localAddress: CLIENT_ADDRESSES[reader], timeoutMs: 5000 }).catch(() => undefined)
+      const answer = await httpRequest(`${LB_URL}/v1/prices`, { localAddress: CLIENT_ADDRESSES[reader], timeoutMs: 5000 }).catch(
+        () => undefined,
+      )
       const status = answer?.status ?? 0
       statuses.set(status, (statuses.get(status) ?? 0) + 1)
       if (status === 200) throughput.at().restOk++
@@ -173,7 +176,8 @@ export async function onboardOnce(body: string, partner: string, localAddress: s
     const again = await ask('POST')
     if (again.status === 200 && TERMINAL.has(again.json?.status)) {
       const outcome = { status: again.json.status, userOpHash: again.json.userOpHash }
-      if (outcome.status !== history.terminal.status || outcome.userOpHash !== history.terminal.userOpHash) history.conflicting.push(outcome)
+      if (outcome.status !== history.terminal.status || outcome.userOpHash !== history.terminal.userOpHash)
+        history.conflicting.push(outcome)
     }
   }
   return history

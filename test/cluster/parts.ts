@@ -53,7 +53,7 @@ export function sentinel(host: 'sent1' | 'sent2' | 'sent3', dir: string): HostPr
       'protected-mode no',
       `dir ${dir}`,
       `sentinel monitor ${SENTINEL_NAME} ${address.redis1} 6379 2`,
-      `sentinel down-after-milliseconds ${SENTINEL_NAME} 1000`,
+      `sentinel down-after-milliseconds ${SENTINEL_NAME} 3000`,
       `sentinel failover-timeout ${SENTINEL_NAME} 10000`,
       `sentinel parallel-syncs ${SENTINEL_NAME} 1`,
     ].join('\n') + '\n',
@@ -63,10 +63,16 @@ export function sentinel(host: 'sent1' | 'sent2' | 'sent3', dir: string): HostPr
 
 export async function chainHost(dir: string): Promise<{ process: HostProcess; deploymentFile: string }> {
   const deploymentFile = join(dir, 'deployment.json')
-  const process_ = runInHost('chain', 'chain', process.execPath, ['--import', 'tsx', join(ROOT, 'test/cluster/chain-host.ts'), address.chain, deploymentFile], {
-    logDir: dir,
-    cwd: ROOT,
-  })
+  const process_ = runInHost(
+    'chain',
+    'chain',
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'test/cluster/chain-host.ts'), address.chain, deploymentFile],
+    {
+      logDir: dir,
+      cwd: ROOT,
+    },
+  )
   await process_.waitForOutput('chain ready', START_MS)
   return { process: process_, deploymentFile }
 }

@@ -1,6 +1,7 @@
 // The cluster fault run, inside the control host (run.sh builds the hosts and removes them afterwards):
 // starts every part, puts load on it, injects the faults one after another, checks the invariants from
 // outside, writes result.json and timeline.html, and prints "N passed, N failed".
+import { execFile } from 'node:child_process'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { jetstream } from '@nats-io/jetstream'
@@ -65,7 +66,7 @@ const redis = new Map<string, HostProcess>([
   ['redis1', redisNode('redis1', logDir)],
   ['redis2', redisNode('redis2', logDir, 'redis1')],
 ])
-const sentinels = (['sent1', 'sent2', 'sent3'] as const).map((host) => sentinel(host, logDir))
+for (const host of ['sent1', 'sent2', 'sent3'] as const) sentinel(host, logDir)
 const chainStart = chainHost(logDir)
 await Promise.all([...nats.values()].map((node) => node.waitForOutput('Server is ready', START_MS)))
 await until(async () => (await natsJson('nats1', '/jsz')).meta_cluster?.leader, 30_000, 'a JetStream meta leader')
@@ -73,7 +74,10 @@ const { deploymentFile } = await chainStart
 const deployment = JSON.parse(readFileSync(deploymentFile, 'utf8'))
 const chain = devnetChain(deployment.chains[0])
 const partners = Array.from({ length: 400 }, () => privateKeyToAccount(generatePrivateKey()))
-const env = serviceEnv(deploymentFile, partners.map((partner) => partner.address))
+const env = serviceEnv(
+  deploymentFile,
+  partners.map((partner) => partner.address),
+)
 say('starting the ingestor, two edges, two relayers')
 const services = new Map<Host, HostProcess>()
 const startService = (host: Host, roles: string[]) => {
@@ -86,9 +90,7 @@ startService('edge1', ['edge'])
 startService('edge2', ['edge'])
 startService('relay1', ['relayer'])
 startService('relay2', ['relayer'])
-await Promise.all(
-  (['edge1', 'edge2'] as const).map((host) => services.get(host)!.waitForOutput('edge listening', START_MS)),
-)
+await Promise.all((['edge1', 'edge2'] as const).map((host) => services.get(host)!.waitForOutput('edge listening', START_MS)))
 await Promise.all((['relay1', 'relay2'] as const).map((host) => services.get(host)!.waitForOutput('relayer started', START_MS)))
 // the edge's /readyz is on OPS_PORT where the edge serves its operational routes there, else on its own port
 const healthPort = (await httpRequest(`http://${address.edge1}:${OPS_PORT}/readyz`).catch(() => undefined)) ? OPS_PORT : EDGE_PORT
@@ -105,11 +107,14 @@ const sample = (every: number, probe: () => Promise<void>) => samplers.push(setI
 for (const edge of ['edge1', 'edge2'] as const) {
   sample(500, async () => {
     const at = Date.now()
-    const ready = await httpRequest(`http://${address[edge]}:${healthPort}/readyz`, { timeoutMs: 1000, localAddress: address.ctl }).catch(() => undefined)
-    health.push({ at, part: edge, healthy: ready?.status === 200, detail: ready ? `${ready.status} ${ready.body}` : 'no answer' })
-    const status = await httpRequest(`http://${address[edge]}:${EDGE_PORT}/v1/status`, { timeoutMs: 1000, localAddress: address.ctl }).catch(
+    const ready = await httpRequest(`http://${address[edge]}:${healthPort}/readyz`, { timeoutMs: 1000, localAddress: address.ctl }).catch(
       () => undefined,
     )
+    health.push({ at, part: edge, healthy: ready?.status === 200, detail: ready ? `${ready.status} ${ready.body}` : 'no answer' })
+    const status = await httpRequest(`http://${address[edge]}:${EDGE_PORT}/v1/status`, {
+      timeoutMs: 1000,
+      localAddress: address.ctl,
+    }).catch(() => undefined)
     const json = status && jsonOf(status)
     if (json?.status) statusSamples.push({ at: Date.now(), edge, status: json.status, lastTickAt: json.prices?.lastTickAt ?? 0 })
   })
@@ -186,7 +191,12 @@ await fault('kill the NATS node the edges use', async (notes) => {
 })
 await fault('kill the Redis primary with onboardings in flight, and SIGKILL a relayer', async (notes) => {
   const primaryHost = await until(
-    async () => ((await redisCli(address.redis1, 6379, 'ROLE')).startsWith('master') ? 'redis1' : (await redisCli(address.redis2, 6379, 'ROLE')).startsWith('master') ? 'redis2' : undefined),
+    async () =>
+      (await redisCli(address.redis1, 6379, 'ROLE')).startsWith('master')
+        ? 'redis1'
+        : (await redisCli(address.redis2, 6379, 'ROLE')).startsWith('master')
+          ? 'redis2'
+          : undefined,
     10_000,
     'the Redis primary',
   )
@@ -200,7 +210,11 @@ await fault('kill the Redis primary with onboardings in flight, and SIGKILL a re
   const lostBody = JSON.stringify(await chain.signBothParts(lostAckPartner, maxUint256))
   const lostAck = onboardOnce(lostBody, lostAckPartner.address, CLIENT_ADDRESSES[35]!, throughput, 120_000)
   // acknowledged once a relayer has sent its operation (the job record says so on the primary only)
-  await until(async () => services.get('relay1')!.child.exitCode === null && (await anyLog('user operation sent')), 30_000, 'an operation sent')
+  await until(
+    async () => services.get('relay1')!.child.exitCode === null && (await anyLog('user operation sent')),
+    30_000,
+    'an operation sent',
+  )
   redis.get(primaryHost)!.child.kill('SIGKILL')
   services.get('relay1')!.child.kill('SIGKILL')
   const killedAt = Date.now()
@@ -220,7 +234,12 @@ await fault('kill the Redis primary with onboardings in flight, and SIGKILL a re
   startService('relay1', ['relayer'])
   redis.set(primaryHost, redisNode(primaryHost, logDir))
   await services.get('relay1')!.waitForOutput('relayer started', START_MS)
-  check('redis failover', 'the onboarding acknowledged before the primary died has exactly one terminal answer', !!history.terminal, JSON.stringify(history.terminal ?? null))
+  check(
+    'redis failover',
+    'the onboarding acknowledged before the primary died has exactly one terminal answer',
+    !!history.terminal,
+    JSON.stringify(history.terminal ?? null),
+  )
 })
 await fault('kill the edge holding the most stream connections', async (notes) => {
   const counts = await Promise.all((['edge1', 'edge2'] as const).map(async (edge) => [edge, await streamConnections(edge)] as const))
@@ -229,14 +248,23 @@ await fault('kill the edge holding the most stream connections', async (notes) =
   notes.connectionsHeld = held
   services.get(edge)!.child.kill('SIGKILL')
   const killedAt = Date.now()
-  await until(async () => (await lbServers()).some((server) => server.name === edge && server.status.startsWith('DOWN')), 10_000, 'HAProxy marking it down')
+  await until(
+    async () => (await lbServers()).some((server) => server.name === edge && server.status.startsWith('DOWN')),
+    10_000,
+    'HAProxy marking it down',
+  )
   notes.markedDownAfterMs = Date.now() - killedAt
   await until(async () => streams.openCount() === STREAM_CLIENTS, 60_000, 'every stream client back')
   notes.allStreamsBackAfterMs = Date.now() - killedAt
   startService(edge, ['edge'])
   await services.get(edge)!.waitForOutput('edge listening', START_MS)
   await until(async () => (await lbServers()).every((server) => server.status === 'UP'), 30_000, 'HAProxy seeing it up')
-  check('edge kill', `all ${held} connections of the killed edge back within 30 s`, (notes.allStreamsBackAfterMs as number) < 30_000, `${notes.allStreamsBackAfterMs} ms`)
+  check(
+    'edge kill',
+    `all ${held} connections of the killed edge back within 30 s`,
+    (notes.allStreamsBackAfterMs as number) < 30_000,
+    `${String(notes.allStreamsBackAfterMs)} ms`,
+  )
 })
 
 // ---- the end: stop the load, check the invariants over the whole run
@@ -290,7 +318,7 @@ async function holdUnderLoad(ms: number) {
 }
 
 async function natsJson(host: Host, path: string): Promise<any> {
-  return jsonOf(await httpRequest(`http://${address[host]}:8222${path}`, { timeoutMs: 1000 }))
+  return jsonOf(await httpRequest(`http://${address[host]}:8222${path}`, { timeoutMs: 3000 }))
 }
 
 /** The NATS node both edges are connected to (undefined while they are apart), `not` excluded. */
@@ -319,11 +347,10 @@ async function lbServers(): Promise<Array<{ name: string; status: string }>> {
 
 function redisCli(host: string, port: number, ...command: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    import('node:child_process').then(({ execFile }) =>
-      execFile('redis-cli', ['-h', host, '-p', String(port), '--raw', ...command], { timeout: 1500 }, (error, stdout) =>
-        error ? reject(error) : resolve(stdout.trim()),
-      ),
-    )
+    execFile('redis-cli', ['-h', host, '-p', String(port), '--raw', ...command], { timeout: 1500 }, (error, stdout) => {
+      if (error) reject(new Error(error.message))
+      else resolve(stdout.trim())
+    })
   })
 }
 
@@ -371,7 +398,9 @@ async function convergence(when: string, notes: Record<string, unknown>) {
     }
     notes.kvPairs = latest.size
     const lagging = async (edge: 'edge1' | 'edge2') => {
-      const rows = jsonOf(await httpRequest(`http://${address[edge]}:${EDGE_PORT}/v1/prices`, { timeoutMs: 2000, localAddress: CLIENT_ADDRESSES[39] }))
+      const rows = jsonOf(
+        await httpRequest(`http://${address[edge]}:${EDGE_PORT}/v1/prices`, { timeoutMs: 2000, localAddress: CLIENT_ADDRESSES[39] }),
+      )
       const served = new Map<string, number>((rows?.prices ?? []).map((row: any) => [row.pair, row.timestampSeconds]))
       return [...latest].filter(([pair, seconds]) => (served.get(pair) ?? 0) < seconds).map(([pair]) => pair)
     }
@@ -386,9 +415,19 @@ async function convergence(when: string, notes: Record<string, unknown>) {
         'every edge serving the bus latest rows',
       )
       notes.convergedAfterMs = Date.now() - healedAt
-      check(when, `every edge serves the bus's latest row for all ${latest.size} pairs within 15 s`, latest.size > 0, `${notes.convergedAfterMs} ms`)
+      check(
+        when,
+        `every edge serves the bus's latest row for all ${latest.size} pairs within 15 s`,
+        latest.size > 0,
+        `${String(notes.convergedAfterMs)} ms`,
+      )
     } catch {
-      check(when, `every edge serves the bus's latest row for all ${latest.size} pairs within 15 s`, false, `behind: ${behind.slice(0, 10).join(',')}`)
+      check(
+        when,
+        `every edge serves the bus's latest row for all ${latest.size} pairs within 15 s`,
+        false,
+        `behind: ${behind.slice(0, 10).join(',')}`,
+      )
     }
   } finally {
     await nc.close()
@@ -408,35 +447,69 @@ async function budgetDuringFailover() {
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
   let most = 0
-  for (const first of answers) most = Math.max(most, answers.filter((a) => a.status === 200 && a.at >= first.at && a.at < first.at + 10_000).length)
-  check('redis failover', 'a client gets at most 2 x 60 /v1/status answers in any 10 s window (one budget per edge while Redis is away)', most <= 120, `${most} in the busiest window`)
+  for (const first of answers)
+    most = Math.max(most, answers.filter((a) => a.status === 200 && a.at >= first.at && a.at < first.at + 10_000).length)
+  check(
+    'redis failover',
+    'a client gets at most 2 x 60 /v1/status answers in any 10 s window (one budget per edge while Redis is away)',
+    most <= 120,
+    `${most} in the busiest window`,
+  )
   return { mostIn10s: most, requests: answers.length }
 }
 
 async function checkOnboardings() {
   const unanswered = onboardings.filter((history) => !history.terminal)
-  check('whole run', 'every onboarding posted got a terminal answer', unanswered.length === 0, `${onboardings.length - unanswered.length} of ${onboardings.length}`)
+  check(
+    'whole run',
+    'every onboarding posted got a terminal answer',
+    unanswered.length === 0,
+    `${onboardings.length - unanswered.length} of ${onboardings.length}`,
+  )
   const conflicting = onboardings.filter((history) => history.conflicting.length > 0)
   check('whole run', 'a repeat of the same signed content got the same outcome', conflicting.length === 0, `${conflicting.length} differed`)
   const events = await chain.onboardingOperationsAfter(deployment.relayer.smartAccountAddress, firstBlock)
   const byKey = new Map<bigint, number>()
   for (const event of events) byKey.set(event.args.nonce! >> 64n, (byKey.get(event.args.nonce! >> 64n) ?? 0) + 1)
   const doubled = [...byKey.values()].filter((count) => count > 1).length
-  check('whole run', 'at most one user operation per signed content on chain (UserOperationEvent per nonce key)', doubled === 0, `${events.length} operations, ${byKey.size} contents, ${doubled} with more than one`)
+  check(
+    'whole run',
+    'at most one user operation per signed content on chain (UserOperationEvent per nonce key)',
+    doubled === 0,
+    `${events.length} operations, ${byKey.size} contents, ${doubled} with more than one`,
+  )
   const confirmed = onboardings.filter((history) => history.terminal?.status === 'confirmed')
   const onChain = new Set(events.map((event) => event.args.userOpHash as Hex))
   const missing = confirmed.filter((history) => !onChain.has(history.terminal!.userOpHash as Hex))
-  check('whole run', 'every confirmed answer names an operation that is on chain', missing.length === 0, `${confirmed.length - missing.length} of ${confirmed.length}`)
+  check(
+    'whole run',
+    'every confirmed answer names an operation that is on chain',
+    missing.length === 0,
+    `${confirmed.length - missing.length} of ${confirmed.length}`,
+  )
   measured.onboardingOutcomes = Object.fromEntries(
-    [...new Set(onboardings.map((history) => history.terminal?.status ?? 'none'))].map((status) => [status, onboardings.filter((history) => (history.terminal?.status ?? 'none') === status).length]),
+    [...new Set(onboardings.map((history) => history.terminal?.status ?? 'none'))].map((status) => [
+      status,
+      onboardings.filter((history) => (history.terminal?.status ?? 'none') === status).length,
+    ]),
   )
 }
 
 function checkStreams() {
   const backwards = streams.records.flatMap((record) => record.backwards)
-  check('whole run', 'no stream client saw seq go backwards', backwards.length === 0, `${streams.records.length} connections, ${backwards.length} backwards`)
+  check(
+    'whole run',
+    'no stream client saw seq go backwards',
+    backwards.length === 0,
+    `${streams.records.length} connections, ${backwards.length} backwards`,
+  )
   const unexplained = streams.records.filter((record) => record.gapDropped > record.jumped)
-  check('whole run', 'every gap frame is matched by seq jumps (missed ticks are visible)', unexplained.length === 0, `${unexplained.length} connections reported more than they skipped`)
+  check(
+    'whole run',
+    'every gap frame is matched by seq jumps (missed ticks are visible)',
+    unexplained.length === 0,
+    `${unexplained.length} connections reported more than they skipped`,
+  )
   const withoutSnapshot = streams.records.filter((record) => record.ticks > 0 && !record.snapshot)
   check('whole run', 'every connection got its snapshot before ticks', withoutSnapshot.length === 0, `${withoutSnapshot.length} without`)
   measured.streams = {
@@ -450,5 +523,10 @@ function checkStreams() {
 function checkStatusTruth() {
   // "ok" promises a tick within STALE_AFTER_MS (3 s); the sample's own delay is allowed on top
   const lying = statusSamples.filter((entry) => entry.status === 'ok' && entry.at - entry.lastTickAt > 3_000 + 1_500)
-  check('whole run', '/v1/status says ok only while the edge has a tick from the last 3 s', lying.length === 0, `${statusSamples.length} samples, ${lying.length} not`)
+  check(
+    'whole run',
+    '/v1/status says ok only while the edge has a tick from the last 3 s',
+    lying.length === 0,
+    `${statusSamples.length} samples, ${lying.length} not`,
+  )
 }
