@@ -2,13 +2,12 @@
 // the edge's, not the client's: delivered messages/s, tick-to-client latency, gaps, CPU and memory of the
 // service's stream beside a bare uWebSockets.js publish-only server (bench/stream-baseline-uws-server.ts) in
 // the same run. This script starts the servers and runs the engine's steps against each. The load client is
-// the shared epoll client (../shared/tools/stream-load/client.c beside this repository, or
-// STREAM_LOAD_DIR), compiled with cc at bench time. The edge is pinned to CPU 0; the client, this process
+// the repository's epoll client (loadtest/native/stream-client.c), compiled with cc at bench time. The edge is pinned to CPU 0; the client, this process
 // (the publisher) and nats-server to CPU 1. Every figure is printed beside the client's CPU share.
 // Usage: npm run bench:stream [-- --clients 1000 --rates 3500,5000 --runs 3 --seconds 6 --paused-runs 5
 //        --workers 1,2 --no-baseline]
 import { connect } from '@nats-io/transport-node'
-import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -16,11 +15,12 @@ import { PAIRS } from '../schemas/pairs.ts'
 import { freePort, startNats } from '../test/support/servers.ts'
 import { startServiceProcess, type ServiceProcess } from '../test/support/service-process.ts'
 import { compiledService, IMAGE_ENV } from './deployed-edge.ts'
-import { coreMeter, loadAverage, processCpuMs, processRssMb } from '../loadtest/cpu-meter.ts'
+import { coreMeter, loadAverage } from '../loadtest/cpu-meter.ts'
 import type { LoadResult } from '../loadtest/load-result.ts'
 import { buildLoadClient } from '../loadtest/native-stream-client.ts'
 import { NativeStreamSession } from '../loadtest/native-stream-load.ts'
 import { pinned } from '../loadtest/pinning.ts'
+import { listeningPids, totalCpuMs as serverCpuMs, totalRssMb as rssMb } from '../loadtest/server-processes.ts'
 import { median, printTable, writeResult } from './report.ts'
 
 const { values: args } = parseArgs({
@@ -64,9 +64,6 @@ interface Server {
   metricsUrl?: string
   stop(): Promise<void>
 }
-
-const listeningPids = (port: number) =>
-  [...execFileSync('ss', ['-ltnpH', `( sport = :${port} )`], { encoding: 'utf8' }).matchAll(/pid=(\d+)/g)].map((match) => Number(match[1]))
 
 async function until(probe: () => Promise<boolean> | boolean, what: string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs
@@ -128,8 +125,6 @@ async function startBaseline(): Promise<Server> {
   }
 }
 
-const rssMb = (pids: number[]) => Math.round(pids.reduce((sum, pid) => sum + processRssMb(pid), 0))
-
 // ---- one measured step of the engine; beside it the CPU and memory of the server and each core's busy share
 
 type Row = Record<string, string | number>
@@ -140,8 +135,6 @@ interface Reading {
   p99ms: number
   gaps: number
 }
-
-const serverCpuMs = (pids: number[]) => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0)
 
 async function step(server: Server, session: NativeStreamSession, label: Row, rate: number, pairCount?: number) {
   const pids = server.pids()
