@@ -8,6 +8,12 @@ export const StreamEnv = z.object({
   STREAM_MAX_CONNECTIONS_PER_IP: envInt(20, { min: 1 }),
   STREAM_MAX_CONNECTIONS: envInt(500, { min: 1 }),
   STREAM_UPGRADES_PER_IP_PER_MINUTE: envInt(60, { min: 1 }),
+  /** upgrades this replica admits per second from every client together (a reconnect storm is spread out) */
+  STREAM_UPGRADES_PER_SECOND: envInt(1000, { min: 1 }),
+  /** upgrades admitted at once before STREAM_UPGRADES_PER_SECOND applies */
+  STREAM_UPGRADE_BURST: envInt(1000, { min: 1 }),
+  /** the longest Retry-After given to an upgrade refused by the admission rate */
+  STREAM_UPGRADE_RETRY_MAX_SECONDS: envInt(30, { min: 1, max: 3600 }),
   STREAM_MESSAGES_PER_SOCKET_PER_MINUTE: envInt(120, { min: 1 }),
   /** above this many bytes buffered for a client, its ticks are dropped and reported in a `gap` */
   STREAM_SLOW_CLIENT_BYTES: envInt(1024 * 1024, { min: 16 * 1024 }),

@@ -18,6 +18,7 @@ import { startHeartbeat } from './heartbeat.ts'
 import { MessageBudget } from './message-budget.ts'
 import type { PairFilter } from './pair-filter.ts'
 import { PublishedTicks } from './published-ticks.ts'
+import { UpgradeAdmission } from './upgrade-admission.ts'
 import { UpgradeGate, type RejectionReason } from './upgrade-gate.ts'
 
 export const STREAM_PATH = '/v1/prices/stream'
@@ -74,6 +75,11 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
     upgradesPerIpPerMinute: config.STREAM_UPGRADES_PER_IP_PER_MINUTE,
     rateLimitsEnabled: config.RATE_LIMITS_ENABLED,
   })
+  const admission = new UpgradeAdmission({
+    perSecond: config.STREAM_UPGRADES_PER_SECOND,
+    burst: config.STREAM_UPGRADE_BURST,
+    maxRetrySeconds: config.STREAM_UPGRADE_RETRY_MAX_SECONDS,
+  })
   const messagesPerMinute = config.RATE_LIMITS_ENABLED ? config.STREAM_MESSAGES_PER_SOCKET_PER_MINUTE : Infinity
   const snapshotFor = cachedSnapshots(published)
 
@@ -97,7 +103,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
     res.end(body)
     metrics.httpRequests.labels(STREAM_PATH, String(status)).inc()
   }
-  const refused = (reason: RejectionReason, ip: string) => {
+  const refused = (reason: RejectionReason | 'admission_rate', ip: string) => {
     metrics.streamRejectedUpgrades.labels(reason).inc()
     log.debug({ reason, ip }, 'stream upgrade refused')
   }
@@ -140,6 +146,11 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
         if (!gate.originAllowed(origin, req.getHeader('host') || undefined)) {
           refused('origin', ip)
           return respond(res, requestId, 403, {})
+        }
+        const tooMany = admission.refusal()
+        if (tooMany) {
+          refused('admission_rate', ip)
+          return respond(res, requestId, 503, tooMany.headers, tooMany.body)
         }
         gate
           .admit(ip, query)
