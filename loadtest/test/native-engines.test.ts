@@ -73,7 +73,10 @@ t.test('stream --client native: the C client holds the connections, the ticks it
     '--out',
     out,
   ])
-  t.match(stdout, /\[\s+1 s\] {2}offered 16,600\/s {2}msgs [\d,]+\/s {2}p50 [\d.]+ ms {2}p99 [\d.]+ ms {2}errors 0 {2}connections 20 {2}gaps 0 {2}server CPU % \d+ {2}server RSS MB \d+/)
+  t.match(
+    stdout,
+    /\[\s+1 s\] {2}offered 16,600\/s {2}msgs [\d,]+\/s {2}p50 [\d.]+ ms {2}p99 [\d.]+ ms {2}errors 0 {2}connections 20 {2}gaps 0 {2}server CPU % \d+ {2}server RSS MB \d+/,
+  )
   const result = readResult(out)
   t.equal(result.mode, 'stream')
   t.equal(result.options.client, 'native')
