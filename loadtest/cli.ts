@@ -10,7 +10,7 @@ import type { LoadResult } from './load-result.ts'
 import { readDeploymentFile } from '../services/onboarding/deployment.ts'
 import { derivedPartners, runOnboardLoad } from './onboard-load.ts'
 import { buildLoadClient } from './native-stream-client.ts'
-import { runNativeStreamLoad } from './native-stream-load.ts'
+import { clientGroups, loopbackSources, runNativeStreamLoad } from './native-stream-load.ts'
 import { runRestLoad } from './rest-load.ts'
 import { listeningPids } from './server-processes.ts'
 import { runStreamLoad } from './stream-load.ts'
@@ -44,8 +44,8 @@ stream:
   --per-process N          native: connections per client process (default 19000, under a 20,000 file limit)
   --profile realistic      native, the production regime: --connections (default 1000) each taking
                              --pairs rand:8 (default), --all-pairs-share of them every pair, ticks at the
-                             real feed's rhythm (every pair once per --slot-ms), from --source-ips addresses
-                             (default: one per 15,000 connections, at least 2)
+                             real feed's rhythm (every pair once per --slot-ms), from 127.0.0.2 onwards
+                             (one address per 15,000 connections, at least 2; or --source-ips)
   --all-pairs-share PCT    with --pairs rand:N, the share of connections taking every pair (default 10)
   --slot-ms MS             the feed's slot: every pair ticks once per slot (default 400, Pyth's)
 
@@ -133,7 +133,7 @@ const target = values.target
 const realistic = values.profile === 'realistic'
 if (values.profile !== undefined && !realistic) refuse(`--profile is realistic, not ${values.profile}`)
 const connections = number('connections', values.connections ?? (realistic ? '1000' : '100'))
-const sourceIps = number('source-ips', values['source-ips'] ?? (realistic ? String(Math.max(2, Math.ceil(connections / 15_000))) : '0'))
+const sourceIps = number('source-ips', values['source-ips'] ?? '0')
 const localAddresses = Array.from({ length: sourceIps }, (_, index) => `127.0.0.${index + 1}`)
 if (sourceIps > 0 && !['localhost', '127.0.0.1'].includes(new URL(target).hostname)) {
   refuse('--source-ips spreads over loopback addresses: the target must be on this machine')
@@ -149,12 +149,6 @@ const common = {
   log: (line: string) => console.log(line),
 }
 
-/** Connections split over client processes of at most `perProcess` each. */
-const processGroups = (total: number, perProcess: number) => {
-  const processes = Math.max(1, Math.ceil(total / perProcess))
-  return Array.from({ length: processes }, (_, index) => Math.floor(total / processes) + (index < total % processes ? 1 : 0))
-}
-
 /** The native client publishes the ticks it measures and opens every connection at once. */
 async function nativeStream(): Promise<LoadResult> {
   if (!values.publish || !values['owns-service']) {
@@ -166,10 +160,10 @@ async function nativeStream(): Promise<LoadResult> {
       {
         target,
         clientBinary: buildLoadClient(),
-        groups: processGroups(connections, Math.max(1, number('per-process', values['per-process']))),
+        groups: clientGroups(connections, Math.max(1, number('per-process', values['per-process']))),
         pairs: realistic && values.pairs === 'all' ? 'rand:8' : values.pairs,
         allPairsShare: number('all-pairs-share', values['all-pairs-share']),
-        sources: localAddresses,
+        sources: realistic && values['source-ips'] === undefined ? loopbackSources(connections) : localAddresses,
         cpus: values['client-cpus'],
         nc,
         namespace: values.namespace,

@@ -48,6 +48,19 @@ export interface NativeStreamStep {
   measured?: MeasuredWindow
 }
 
+/** A process may hold 20,000 open files here: client processes hold at most this many connections each. */
+export const CONNECTIONS_PER_CLIENT_PROCESS = 19_000
+
+/** `total` connections split as evenly as can be over client processes of at most `perProcess` each. */
+export function clientGroups(total: number, perProcess = CONNECTIONS_PER_CLIENT_PROCESS): number[] {
+  const processes = Math.max(1, Math.ceil(total / perProcess))
+  return Array.from({ length: processes }, (_, index) => Math.floor(total / processes) + (index < total % processes ? 1 : 0))
+}
+
+/** Loopback source addresses 127.0.0.2 onwards: one per 15,000 connections (a port range holds ~28,000), at least 2. */
+export const loopbackSources = (connections: number): string[] =>
+  Array.from({ length: Math.max(2, Math.ceil(connections / 15_000)) }, (_, index) => `127.0.0.${index + 2}`)
+
 /** The service's port, when `target` is on this machine. */
 function loopbackPort(target: string): number {
   const url = new URL(target)
