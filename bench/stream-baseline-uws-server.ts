@@ -1,6 +1,7 @@
-// The stream bench's baseline, the ceiling of the stream on one core: a bare uWebSockets.js app that takes
-// each row off NATS, numbers it and publishes one tick frame to every socket, with nothing else (no
-// filters, no slow-client rule, no metrics, no conflation). The same load client drives both.
+// The stream benches' baseline, the ceiling of the stream on one core: a bare uWebSockets.js app that takes
+// each row off NATS, numbers it and publishes one tick frame to the sockets taking its pair (a uWS topic
+// per pair, chosen by the `pairs` query), with nothing else (no slow-client rule, no metrics, no
+// conflation, no limits). The same load client drives both.
 // Usage (started by bench/stream.ts): tsx bench/stream-baseline-uws-server.ts <nats url> <namespace> <port>
 import { connect } from '@nats-io/transport-node'
 import { busNames } from '../bus/subjects.ts'
@@ -14,6 +15,15 @@ const names = busNames(namespace)
 const published = new PublishedTicks()
 const frames = new TickFrameWriter()
 const app = loadNativeUws().App()
+// sockets taking every pair share one topic, as in the stream bench's all-pairs regime
+const EVERY_PAIR = 'ticks'
+const topicOf = (pairId: number) => `pair:${pairId}`
+
+/** The pair ids of a `pairs` query; null without one (every pair). */
+function pairIdsOf(query: string): number[] | null {
+  const symbols = new URLSearchParams(query).get('pairs')
+  return symbols ? symbols.split(',').flatMap((symbol) => pairBySymbol(symbol)?.id ?? []) : null
+}
 
 const nc = await connect({ servers: natsUrl, name: 'stream-bench-baseline' })
 nc.subscribe(names.allTicks, {
@@ -23,19 +33,28 @@ nc.subscribe(names.allTicks, {
     if (pairId === undefined) return
     const row = Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength)
     const seq = published.seq[pairId]! + 1
-    app.publish('ticks', frames.write(seq, row))
+    const frame = frames.write(seq, row)
+    app.publish(EVERY_PAIR, frame)
+    app.publish(topicOf(pairId), frame)
     published.record(pairId, seq, row)
   },
 })
 
 app
-  .ws('/v1/prices/stream', {
+  .ws<{ pairIds: number[] | null }>('/v1/prices/stream', {
     compression: 0,
     idleTimeout: 0,
     maxBackpressure: 64 * 1024 * 1024,
+    upgrade(res, req, context) {
+      const key = req.getHeader('sec-websocket-key')
+      const [protocol, extensions] = [req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions')]
+      res.upgrade({ pairIds: pairIdsOf(req.getQuery() ?? '') }, key, protocol, extensions, context)
+    },
     open(socket) {
-      socket.send(snapshotFrame(published, null))
-      socket.subscribe('ticks')
+      const { pairIds } = socket.getUserData()
+      socket.send(snapshotFrame(published, pairIds && new Set(pairIds)))
+      if (pairIds === null) socket.subscribe(EVERY_PAIR)
+      else for (const pairId of pairIds) socket.subscribe(topicOf(pairId))
     },
   })
   .get('/healthz', (res) => void res.end('ok'))

@@ -2,25 +2,22 @@
 // the edge's, not the client's: delivered messages/s, tick-to-client latency, gaps, CPU and memory of the
 // service's stream beside a bare uWebSockets.js publish-only server (bench/stream-baseline-uws-server.ts) in
 // the same run. This script starts the servers and runs the engine's steps against each. The load client is
-// the shared epoll client (../shared/tools/stream-load/client.c beside this repository, or
-// STREAM_LOAD_DIR), compiled with cc at bench time. The edge is pinned to CPU 0; the client, this process
+// the repository's epoll client (loadtest/native/stream-client.c), compiled with cc at bench time. The edge is pinned to CPU 0; the client, this process
 // (the publisher) and nats-server to CPU 1. Every figure is printed beside the client's CPU share.
 // Usage: npm run bench:stream [-- --clients 1000 --rates 3500,5000 --runs 3 --seconds 6 --paused-runs 5
 //        --workers 1,2 --no-baseline]
 import { connect } from '@nats-io/transport-node'
-import { execFileSync, spawn, spawnSync } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
-import { fileURLToPath } from 'node:url'
+import { spawnSync } from 'node:child_process'
 import { parseArgs } from 'node:util'
 import { PAIRS } from '../schemas/pairs.ts'
 import { freePort, startNats } from '../test/support/servers.ts'
-import { startServiceProcess, type ServiceProcess } from '../test/support/service-process.ts'
-import { compiledService, IMAGE_ENV } from './deployed-edge.ts'
-import { coreMeter, loadAverage, processCpuMs, processRssMb } from '../loadtest/cpu-meter.ts'
+import { coreMeter, loadAverage } from '../loadtest/cpu-meter.ts'
 import type { LoadResult } from '../loadtest/load-result.ts'
 import { buildLoadClient } from '../loadtest/native-stream-client.ts'
 import { NativeStreamSession } from '../loadtest/native-stream-load.ts'
 import { pinned } from '../loadtest/pinning.ts'
+import { totalCpuMs as serverCpuMs, totalRssMb as rssMb } from '../loadtest/server-processes.ts'
+import { startBaselineServer, startStreamService, type StreamServer } from './stream-servers.ts'
 import { median, printTable, writeResult } from './report.ts'
 
 const { values: args } = parseArgs({
@@ -51,86 +48,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const clientBinary = buildLoadClient()
 if (pinned('1', []).length > 0) spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)])
 const nats = await startNats()
-const entry = compiledService()
 const publisherConnection = await connect({ servers: nats.url, name: 'stream-bench-publisher' })
 
 // ---- servers under test
 
-interface Server {
-  name: string
-  port: number
-  namespace: string
-  pids(): number[]
-  metricsUrl?: string
-  stop(): Promise<void>
-}
-
-const listeningPids = (port: number) =>
-  [...execFileSync('ss', ['-ltnpH', `( sport = :${port} )`], { encoding: 'utf8' }).matchAll(/pid=(\d+)/g)].map((match) => Number(match[1]))
-
-async function until(probe: () => Promise<boolean> | boolean, what: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(100)
-  }
-}
-
-async function startService(workers: number): Promise<Server> {
-  const [namespace, port, opsPort] = [`bench${randomUUID().slice(0, 8)}`, await freePort(), await freePort()]
-  const [command, ...launcher] = pinned(workers === 1 ? '0' : '0,1', [process.execPath])
-  const service: ServiceProcess = startServiceProcess(
-    ['edge'],
-    {
-      NATS_URL: nats.url,
-      BUS_NAMESPACE: namespace,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      // the primary's /metrics (worker n has its own on OPS_PORT + n)
-      OPS_PORT: String(opsPort),
-      EDGE_WORKERS: String(workers),
-      LOG_LEVEL: 'warn',
-      ONBOARDING_ENABLED: 'false',
-      RATE_LIMITS_ENABLED: 'false',
-      STREAM_MAX_CONNECTIONS: '100000',
-      STREAM_MAX_CONNECTIONS_PER_IP: '100000',
-      STREAM_ALLOWED_ORIGINS: '*',
-      ...IMAGE_ENV,
-    },
-    { command: command!, args: launcher },
-    entry,
-  )
-  await until(() => listeningPids(port).length === workers, `${workers} edge process(es) listening`)
-  return {
-    name: workers === 1 ? 'service' : `service, ${workers} workers`,
-    port,
-    namespace,
-    pids: () => listeningPids(port),
-    metricsUrl: `http://127.0.0.1:${opsPort}/metrics`,
-    stop: async () => void (await service.stop()),
-  }
-}
-
-async function startBaseline(): Promise<Server> {
-  const [namespace, port] = [`bench${randomUUID().slice(0, 8)}`, await freePort()]
-  const script = fileURLToPath(new URL('./stream-baseline-uws-server.ts', import.meta.url))
-  const [command, ...rest] = pinned('0', [process.execPath, '--import', 'tsx', script, nats.url, namespace, String(port)])
-  const child = spawn(command!, rest, { stdio: ['ignore', 'pipe', 'inherit'] })
-  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))
-  return {
-    name: 'bare uWS (publish only)',
-    port,
-    namespace,
-    pids: () => [child.pid!],
-    async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      child.kill()
-      await exited
-    },
-  }
-}
-
-const rssMb = (pids: number[]) => Math.round(pids.reduce((sum, pid) => sum + processRssMb(pid), 0))
+type Server = StreamServer
+const startService = async (workers: number) =>
+  startStreamService({ natsUrl: nats.url, workers, port: await freePort(), cpus: workers === 1 ? '0' : '0,1' })
+const startBaseline = async () => startBaselineServer({ natsUrl: nats.url, port: await freePort(), cpus: '0' })
 
 // ---- one measured step of the engine; beside it the CPU and memory of the server and each core's busy share
 
@@ -142,8 +67,6 @@ interface Reading {
   p99ms: number
   gaps: number
 }
-
-const serverCpuMs = (pids: number[]) => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0)
 
 async function step(server: Server, session: NativeStreamSession, label: Row, rate: number, pairCount?: number) {
   const pids = server.pids()

@@ -10,8 +10,9 @@ import type { LoadResult } from './load-result.ts'
 import { readDeploymentFile } from '../services/onboarding/deployment.ts'
 import { derivedPartners, runOnboardLoad } from './onboard-load.ts'
 import { buildLoadClient } from './native-stream-client.ts'
-import { runNativeStreamLoad } from './native-stream-load.ts'
+import { clientGroups, loopbackSources, runNativeStreamLoad } from './native-stream-load.ts'
 import { runRestLoad } from './rest-load.ts'
+import { listeningPids } from './server-processes.ts'
 import { runStreamLoad } from './stream-load.ts'
 import { runClosedLoopRest } from './wrk-load.ts'
 
@@ -34,12 +35,19 @@ stream:
   --publish NATS_URL       publish the ticks on the service's bus (exact latency), with
   --namespace NS             its BUS_NAMESPACE, and
   --tick-rate N              ticks per second over all pairs (default 500)
-  --client node|native     node: worker-thread clients (default); native: the shared epoll client in C,
-                             one process on --client-cpus, every connection opened at once (needs
-                             --publish and --owns-service, cc, and a service on this machine admitting
-                             Origin http://bench, e.g. STREAM_ALLOWED_ORIGINS=*)
-  --client-dir DIR         the native client's source (default STREAM_LOAD_DIR, else ../shared/tools/stream-load)
+  --client node|native     node: worker-thread clients (default); native: the repository's epoll client in C
+                             (loadtest/native, built with cc), processes of up to --per-process connections
+                             on --client-cpus, every connection opened at once (needs --publish and
+                             --owns-service, and a service on this machine admitting Origin http://bench,
+                             e.g. STREAM_ALLOWED_ORIGINS=*); the service's CPU and RSS are reported
   --warmup S               native: seconds of publishing before the measured window (default 1)
+  --per-process N          native: connections per client process (default 19000, under a 20,000 file limit)
+  --profile realistic      native, the production regime: --connections (default 1000) each taking
+                             --pairs rand:8 (default), --all-pairs-share of them every pair, ticks at the
+                             real feed's rhythm (every pair once per --slot-ms), from 127.0.0.2 onwards
+                             (one address per 15,000 connections, at least 2; or --source-ips)
+  --all-pairs-share PCT    with --pairs rand:N, the share of connections taking every pair (default 10)
+  --slot-ms MS             the feed's slot: every pair ticks once per slot (default 400, Pyth's)
 
 rest:
   --rate N                 requests per second, open loop (default 100)
@@ -67,7 +75,7 @@ const { values, positionals } = parseArgs({
     target: { type: 'string' },
     duration: { type: 'string', default: '30' },
     workers: { type: 'string', default: String(Math.max(1, availableParallelism() - 1)) },
-    'source-ips': { type: 'string', default: '0' },
+    'source-ips': { type: 'string' },
     'owns-service': { type: 'boolean', default: false },
     out: { type: 'string' },
     connections: { type: 'string' },
@@ -79,8 +87,11 @@ const { values, positionals } = parseArgs({
     namespace: { type: 'string', default: '' },
     'tick-rate': { type: 'string', default: '500' },
     client: { type: 'string', default: 'node' },
-    'client-dir': { type: 'string' },
     warmup: { type: 'string', default: '1' },
+    'per-process': { type: 'string', default: '19000' },
+    profile: { type: 'string' },
+    'all-pairs-share': { type: 'string', default: '10' },
+    'slot-ms': { type: 'string', default: '400' },
     'closed-loop': { type: 'boolean', default: false },
     header: { type: 'string', multiple: true },
     threads: { type: 'string', default: '1' },
@@ -119,12 +130,16 @@ const number = (name: keyof typeof values, value: string | undefined) => {
   return parsed
 }
 const target = values.target
-const sourceIps = number('source-ips', values['source-ips'])
+const realistic = values.profile === 'realistic'
+if (values.profile !== undefined && !realistic) refuse(`--profile is realistic, not ${values.profile}`)
+const connections = number('connections', values.connections ?? (realistic ? '1000' : '100'))
+const sourceIps = number('source-ips', values['source-ips'] ?? '0')
 const localAddresses = Array.from({ length: sourceIps }, (_, index) => `127.0.0.${index + 1}`)
 if (sourceIps > 0 && !['localhost', '127.0.0.1'].includes(new URL(target).hostname)) {
   refuse('--source-ips spreads over loopback addresses: the target must be on this machine')
 }
 if (values.client !== 'node' && values.client !== 'native') refuse(`--client is node or native, not ${values.client}`)
+const native = values.client === 'native' || realistic
 const common = {
   target,
   durationSeconds: number('duration', values.duration),
@@ -134,7 +149,7 @@ const common = {
   log: (line: string) => console.log(line),
 }
 
-/** The native client publishes the ticks it measures and opens every connection at once, from one address. */
+/** The native client publishes the ticks it measures and opens every connection at once. */
 async function nativeStream(): Promise<LoadResult> {
   if (!values.publish || !values['owns-service']) {
     refuse('--client native publishes its own ticks and opens every connection at once: give --publish, --namespace and --owns-service')
@@ -144,15 +159,19 @@ async function nativeStream(): Promise<LoadResult> {
     return await runNativeStreamLoad(
       {
         target,
-        clientBinary: buildLoadClient(values['client-dir']),
-        groups: [number('connections', values.connections ?? '100')],
-        pairs: values.pairs,
+        clientBinary: buildLoadClient(),
+        groups: clientGroups(connections, Math.max(1, number('per-process', values['per-process']))),
+        pairs: realistic && values.pairs === 'all' ? 'rand:8' : values.pairs,
+        allPairsShare: number('all-pairs-share', values['all-pairs-share']),
+        sources: realistic && values['source-ips'] === undefined ? loopbackSources(connections) : localAddresses,
         cpus: values['client-cpus'],
         nc,
         namespace: values.namespace,
+        serverPids: listeningPids(Number(new URL(target).port)),
       },
       {
         ticksPerSecond: number('tick-rate', values['tick-rate']),
+        ...(realistic && { slotMs: number('slot-ms', values['slot-ms']) }),
         warmupSeconds: number('warmup', values.warmup),
         durationSeconds: common.durationSeconds,
         log: common.log,
@@ -186,12 +205,12 @@ function closedLoopRest(): Promise<LoadResult> {
 }
 
 let result: LoadResult
-if (mode === 'stream' && values.client === 'native') {
+if (mode === 'stream' && native) {
   result = await nativeStream()
 } else if (mode === 'stream') {
   result = await runStreamLoad({
     ...common,
-    connections: number('connections', values.connections ?? '100'),
+    connections,
     rampPerSecond: number('ramp', values.ramp),
     pairs: values.pairs,
     reconnect: values.reconnect,

@@ -1,10 +1,9 @@
-// The native stream client: the shared epoll client (../shared/tools/stream-load/client.c beside this
-// repository, STREAM_LOAD_DIR, or a directory given), compiled at run time and never committed, driven over
-// its stdin/stdout protocol; and a publisher of rows in the edge's format whose last field "t" is the
+// The native stream client: the epoll client in C of this repository (native/stream-client.c), compiled by
+// native/build.sh into a temporary directory at run time and driven over its stdin/stdout protocol; and a publisher of rows in the edge's format whose last field "t" is the
 // publish time in µs (monotonic), which the client reads back from each tick frame's tail for latency.
 import type { NatsConnection } from '@nats-io/transport-node'
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -14,28 +13,62 @@ import { PAIRS } from '../schemas/pairs.ts'
 import { pinned } from './pinning.ts'
 
 const SYMBOLS = PAIRS.map((pair) => pair.symbol)
-/** Compiles the native client from the shared tool's source (`toolDir`, else STREAM_LOAD_DIR, else beside this repository) into a temporary directory; its path. */
-export function buildLoadClient(toolDir?: string): string {
-  const sourceDir = toolDir ?? process.env.STREAM_LOAD_DIR ?? fileURLToPath(new URL('../../shared/tools/stream-load/', import.meta.url))
-  if (!existsSync(join(sourceDir, 'client.c'))) {
-    throw new Error(`the native load client's source is not at ${join(sourceDir, 'client.c')} (give its directory or set STREAM_LOAD_DIR)`)
-  }
-  const binary = join(mkdtempSync(join(tmpdir(), 'stream-load-')), 'client')
-  execFileSync('cc', ['-O2', '-o', binary, join(sourceDir, 'client.c')])
+/** Compiles the native client with the repository's build script into a temporary directory; its path. */
+export function buildLoadClient(): string {
+  const script = fileURLToPath(new URL('./native/build.sh', import.meta.url))
+  const binary = join(mkdtempSync(join(tmpdir(), 'stream-client-')), 'stream-client')
+  execFileSync('sh', [script, binary], { stdio: ['ignore', 'ignore', 'inherit'] })
   return binary
 }
 
+/** A client process's figures: `conns` to `refused503` and `reconnects` count from its start, the rest over its window (since `reset`). */
 export interface ClientReport {
+  /** connections open now, and of those, how many have their snapshot */
   conns: number
+  /** the pairs the open connections take, summed: the ticks they expect from one round of every pair */
+  pairsHeld: number
+  withSnapshot: number
+  opened: number
   failed: number
-  msgs: number
-  gaps: number
+  /** upgrades answered with another status than 101, and of those with 503 */
+  refused: number
+  refused503: number
   closes: number
+  reconnects: number
+  msgs: number
+  /** ticks the server announced as dropped in `gap` frames */
+  gaps: number
+  /** ticks missing from a pair's seq sequence on a connection */
+  seqGaps: number
+  snapshots: number
+  /** ms from the window's start to the last snapshot received, -1 if none */
+  lastSnapshotMs: number
   rate: number
   p50ms: number
   p99ms: number
   p999ms: number
   maxms: number
+}
+
+export interface LoadClientOptions {
+  binary: string
+  /** the edge's port, or several: a closed or refused connection reopens on the next one */
+  ports: number[]
+  /** with two ports, the share (%) of the connections that open on the first (default 100) */
+  firstPortShare?: number
+  count: number
+  /** 'all', 'rand:K' or a comma-separated list of symbols */
+  pairs: string
+  /** with rand:K, the share (%) of connections that take every pair instead */
+  allPairsShare?: number
+  /** loopback source addresses the connections are spread over (default: the kernel's choice, 127.0.0.1) */
+  sources?: string[]
+  /** reopen a closed or refused connection: at once, or after a full-jitter backoff honouring Retry-After */
+  reconnect?: 'never' | 'at-once' | 'backoff'
+  /** handshakes under way at once (default 200) */
+  inflight?: number
+  seed?: number
+  cpus?: string
 }
 
 /** One native client process holding `count` connections; commands on stdin, answers on stdout. */
@@ -44,14 +77,19 @@ export class LoadClient {
   private readonly lines: string[] = []
   private waiting: (() => void) | undefined
 
-  constructor(options: { binary: string; port: number; count: number; pairs: string; cpus?: string }) {
-    const { binary, port, count, pairs } = options
+  constructor(options: LoadClientOptions) {
     const [command, ...rest] = pinned(options.cpus, [
-      binary,
-      `--n=${count}`,
-      `--port=${port}`,
-      `--pairs=${pairs}`,
+      options.binary,
+      `--n=${options.count}`,
+      `--ports=${options.ports.join(',')}`,
+      `--first-port-share=${options.firstPortShare ?? 100}`,
+      `--pairs=${options.pairs}`,
+      `--all-pairs-share=${options.allPairsShare ?? 0}`,
       `--symbols=${SYMBOLS.join(',')}`,
+      ...(options.sources?.length ? [`--sources=${options.sources.join(',')}`] : []),
+      `--reconnect=${options.reconnect ?? 'never'}`,
+      `--inflight=${options.inflight ?? 200}`,
+      `--seed=${options.seed ?? 1}`,
       '--origin=http://bench',
       '--quickack=1',
     ])
@@ -79,9 +117,9 @@ export class LoadClient {
     }
   }
 
-  async connected(): Promise<number> {
-    const line = await this.next('CONNECTED')
-    if (!line.includes('failed=0')) throw new Error(`load client: ${line}`)
+  async connected(timeoutMs?: number): Promise<number> {
+    const line = await this.next('CONNECTED', timeoutMs)
+    if (!line.includes('failed=0 refused=0')) throw new Error(`load client: ${line}`)
     return Number(line.split(' ')[1])
   }
 
@@ -132,6 +170,23 @@ export class StampedTickPublisher {
   /** One row per pair, so snapshots carry every row. */
   async warm(): Promise<void> {
     for (const pair of PAIRS) this.publish(pair.id)
+    await this.nc.flush()
+  }
+
+  /** Every pair once per slot of `slotMs` (the real feed's rhythm: Pyth's slots of about 400 ms), for `durationMs`. */
+  async runSlots(slotMs: number, durationMs: number): Promise<void> {
+    const startedAt = performance.now()
+    let slots = 0
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        const elapsed = performance.now() - startedAt
+        for (; slots <= Math.min(elapsed, durationMs) / slotMs; slots++) for (const pair of PAIRS) this.publish(pair.id)
+        if (elapsed >= durationMs) {
+          clearInterval(timer)
+          resolve()
+        }
+      }, 5)
+    })
     await this.nc.flush()
   }
 

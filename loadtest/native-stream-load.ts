@@ -1,5 +1,5 @@
-// The stream mode's native engine (`loadtest stream --client native`): the shared epoll client in C holds
-// the connections, one process per group pinned to the CPUs given, so that a figure is the service's and
+// The stream mode's native engine (`loadtest stream --client native`): the repository's epoll client in C
+// (native/stream-client.c) holds the connections, one process per group pinned to the CPUs given, so that a figure is the service's and
 // not a Node client's; this process publishes the ticks on the service's bus stamped with their publish
 // time, and the client takes each tick's latency from the stamp (exact, on this machine only). A session
 // keeps its connections across steps (rates), and a group can be paused (SIGSTOP) to play clients that
@@ -10,6 +10,7 @@ import { processCpuMs } from './cpu-meter.ts'
 import type { LatencySummary } from './latency.ts'
 import { cpuShare, progressLine, type LoadResult, type MeasuredWindow, type SecondFigures } from './load-result.ts'
 import { LoadClient, StampedTickPublisher, type ClientReport } from './native-stream-client.ts'
+import { totalCpuMs, totalRssMb } from './server-processes.ts'
 
 export interface NativeStreamOptions {
   /** the service's base URL, on this machine (the native client connects to 127.0.0.1) */
@@ -20,15 +21,24 @@ export interface NativeStreamOptions {
   groups: number[]
   /** 'all', 'rand:N' or a list of symbols */
   pairs: string
+  /** with rand:N, the share (%) of connections that take every pair instead */
+  allPairsShare?: number
+  /** loopback source addresses each group's connections are spread over (default 127.0.0.1 only) */
+  sources?: string[]
   /** CPUs the client processes run on (taskset -c), e.g. '1' */
   cpus?: string
   /** a connection to the service's bus, and its BUS_NAMESPACE, where this session is the only publisher */
   nc: NatsConnection
   namespace: string
+  /** the service's processes, when on this machine: their CPU and memory join the figures */
+  serverPids?: number[]
 }
 
 export interface NativeStreamStep {
+  /** ticks per second round-robin over the pairs; ignored when `slotMs` is given */
   ticksPerSecond: number
+  /** the real feed's rhythm instead: every pair once per slot of this many ms (Pyth: 400) */
+  slotMs?: number
   /** seconds of publishing before the measured window (latency and counts start afresh after it) */
   warmupSeconds: number
   durationSeconds: number
@@ -37,6 +47,19 @@ export interface NativeStreamStep {
   log: (line: string) => void
   measured?: MeasuredWindow
 }
+
+/** A process may hold 20,000 open files here: client processes hold at most this many connections each. */
+export const CONNECTIONS_PER_CLIENT_PROCESS = 19_000
+
+/** `total` connections split as evenly as can be over client processes of at most `perProcess` each. */
+export function clientGroups(total: number, perProcess = CONNECTIONS_PER_CLIENT_PROCESS): number[] {
+  const processes = Math.max(1, Math.ceil(total / perProcess))
+  return Array.from({ length: processes }, (_, index) => Math.floor(total / processes) + (index < total % processes ? 1 : 0))
+}
+
+/** Loopback source addresses 127.0.0.2 onwards: one per 15,000 connections (a port range holds ~28,000), at least 2. */
+export const loopbackSources = (connections: number): string[] =>
+  Array.from({ length: Math.max(2, Math.ceil(connections / 15_000)) }, (_, index) => `127.0.0.${index + 2}`)
 
 /** The service's port, when `target` is on this machine. */
 function loopbackPort(target: string): number {
@@ -55,8 +78,12 @@ const latencyOf = (report: ClientReport): LatencySummary => ({
   p999Ms: report.p999ms,
   maxMs: report.maxms,
 })
-const sum = (reports: ClientReport[], key: 'msgs' | 'gaps' | 'failed' | 'closes' | 'conns' | 'rate') =>
-  reports.reduce((total, report) => total + report[key], 0)
+type Counted = 'msgs' | 'gaps' | 'seqGaps' | 'failed' | 'refused' | 'closes' | 'conns' | 'pairsHeld' | 'rate'
+const sum = (reports: ClientReport[], key: Counted) => reports.reduce((total, report) => total + report[key], 0)
+
+/** Ticks a second the connections should receive: every pair they hold, at the step's rhythm. */
+const expectedPerSecond = (step: NativeStreamStep, pairsHeld: number) =>
+  step.slotMs === undefined ? undefined : Math.round((pairsHeld * 1000) / step.slotMs)
 
 export class NativeStreamSession {
   private readonly paused = new Set<number>()
@@ -73,7 +100,17 @@ export class NativeStreamSession {
     const publisher = new StampedTickPublisher(options.nc, options.namespace)
     await publisher.warm()
     const clients = options.groups.map(
-      (count) => new LoadClient({ binary: options.clientBinary, port, count, pairs: options.pairs, cpus: options.cpus }),
+      (count, group) =>
+        new LoadClient({
+          binary: options.clientBinary,
+          ports: [port],
+          count,
+          pairs: options.pairs,
+          allPairsShare: options.allPairsShare,
+          sources: options.sources,
+          seed: group + 1,
+          cpus: options.cpus,
+        }),
     )
     try {
       await Promise.all(clients.map((client) => client.connected()))
@@ -99,7 +136,11 @@ export class NativeStreamSession {
   async run(step: NativeStreamStep): Promise<LoadResult> {
     const reading = this.clients.filter((_, group) => !this.paused.has(group))
     const connections = this.options.groups.filter((_, group) => !this.paused.has(group)).reduce((total, count) => total + count, 0)
-    const publishing = this.publisher.run(step.ticksPerSecond, (step.warmupSeconds + step.durationSeconds) * 1000 + 500, step.pairCount)
+    const publishMs = (step.warmupSeconds + step.durationSeconds) * 1000 + 500
+    const publishing =
+      step.slotMs === undefined
+        ? this.publisher.run(step.ticksPerSecond, publishMs, step.pairCount)
+        : this.publisher.runSlots(step.slotMs, publishMs)
     await sleep(step.warmupSeconds * 1000)
     // the window opens: the clients count ticks, gaps and latency afresh
     await Promise.all(reading.map((client) => client.reset()))
@@ -107,31 +148,40 @@ export class NativeStreamSession {
     const closeWindow = step.measured?.()
     const clientCpu = cpuShare(1, () => reading.reduce((total, client) => total + processCpuMs(client.pid), 0))
     const publisherCpu = cpuShare(1)
+    const serverPids = this.options.serverPids ?? []
+    const serverCpu = cpuShare(1, () => totalCpuMs(serverPids))
     const series: SecondFigures[] = []
-    const errorsOf = (reports: ClientReport[]) => sum(reports, 'failed') + sum(reports, 'closes')
+    const errorsOf = (reports: ClientReport[]) => sum(reports, 'failed') + sum(reports, 'refused') + sum(reports, 'closes')
     // failed connections and closes count from connecting: each second shows its own
     let reports = await Promise.all(reading.map((client) => client.report()))
     let [msgsBefore, gapsBefore, errorsBefore] = [0, 0, errorsOf(reports)]
     for (let second = 1; second <= step.durationSeconds; second++) {
       await sleep(started + second * 1000 - performance.now())
       reports = await Promise.all(reading.map((client) => client.report()))
+      const offeredPerSecond =
+        expectedPerSecond(step, sum(reports, 'pairsHeld')) ?? (this.options.pairs === 'all' ? step.ticksPerSecond * connections : undefined)
       const figures: SecondFigures = {
         second,
-        ...(this.options.pairs === 'all' && { offeredPerSecond: step.ticksPerSecond * connections }),
+        ...(offeredPerSecond !== undefined && { offeredPerSecond }),
         deliveredPerSecond: sum(reports, 'msgs') - msgsBefore,
         errors: errorsOf(reports) - errorsBefore,
         latency: latencyOf(reports[0]!),
-        extra: { connections: sum(reports, 'conns'), gaps: sum(reports, 'gaps') - gapsBefore },
+        extra: {
+          connections: sum(reports, 'conns'),
+          gaps: sum(reports, 'gaps') + sum(reports, 'seqGaps') - gapsBefore,
+          ...(serverPids.length > 0 && { 'server CPU %': serverCpu.sinceLast(), 'server RSS MB': totalRssMb(serverPids) }),
+        },
       }
-      ;[msgsBefore, gapsBefore, errorsBefore] = [sum(reports, 'msgs'), sum(reports, 'gaps'), errorsOf(reports)]
+      ;[msgsBefore, gapsBefore, errorsBefore] = [sum(reports, 'msgs'), sum(reports, 'gaps') + sum(reports, 'seqGaps'), errorsOf(reports)]
       series.push(figures)
       step.log(progressLine(figures, clientCpu.sinceLast(), 'msgs'))
     }
     closeWindow?.()
     const elapsedSeconds = (performance.now() - started) / 1000
-    const [clientPercent, publisherPercent] = [clientCpu.overall(), publisherCpu.overall()]
+    const [clientPercent, publisherPercent, serverPercent] = [clientCpu.overall(), publisherCpu.overall(), serverCpu.overall()]
     await publishing
     const latency = latencyOf(reports[0]!)
+    const expected = expectedPerSecond(step, sum(reports, 'pairsHeld'))
     return {
       mode: 'stream',
       target: this.options.target,
@@ -155,11 +205,23 @@ export class NativeStreamSession {
         ticks: sum(reports, 'msgs'),
         // the clients' own count over their window
         deliveredPerSecond: Math.round(sum(reports, 'rate')),
+        ...(expected !== undefined && {
+          expectedPerSecond: expected,
+          deliveredShareOfExpected: Math.round((sum(reports, 'rate') / expected) * 1000) / 1000,
+        }),
+        // announced by the server in gap frames, and found missing from a pair's seq sequence
         gaps: sum(reports, 'gaps'),
+        seqGaps: sum(reports, 'seqGaps'),
         // since connecting
         failedConnections: sum(reports, 'failed'),
+        refusedUpgrades: sum(reports, 'refused'),
         closes: sum(reports, 'closes'),
         publisherCpuPercent: publisherPercent,
+        ...(serverPids.length > 0 && {
+          serverProcesses: serverPids.length,
+          serverCpuPercentOfOneCore: serverPercent,
+          serverRssMb: totalRssMb(serverPids),
+        }),
       },
       loadClient: { workers: reading.length, kind: 'native client process(es)', cores: 1, cpuPercentOfCores: clientPercent },
       notes: [

@@ -2,6 +2,7 @@
 // jumps and gap frames, recovers by re-reading GET /v1/prices, and reconnects with backoff and jitter.
 // It runs in browsers (the standard WebSocket) and on Node (`nodeSocket` from ./node.ts).
 
+import { reconnectDelayMs } from './reconnect-delay.ts'
 import type { PriceRow, ServerFrame, StreamErrorCode } from './stream-frames.ts'
 import { TypedEmitter } from './typed-emitter.ts'
 
@@ -31,8 +32,13 @@ export interface PriceStreamClientOptions {
   baseUrl: string
   /** receive only these pairs; every pair when omitted */
   pairs?: readonly string[]
-  /** reconnect delays double from `initialMs` up to `maxMs`; each wait is drawn between 0 and that (full jitter) */
+  /**
+   * reconnect delays double from `initialMs` (default 500) up to `maxMs` (default 30,000); each wait is
+   * drawn between 0 and that (full jitter), and is at least a refusal's Retry-After
+   */
   backoff?: { initialMs?: number; maxMs?: number }
+  /** [0, 1): the backoff's jitter (Math.random by default; a seeded one makes the waits repeatable) */
+  random?: () => number
   /**
    * How long after a gap to wait for the ticks that explain it before re-reading GET /v1/prices. A gap
    * from conflation is followed at once by the latest row of each pair concerned; one for a slow reader
@@ -161,19 +167,21 @@ export class PriceStreamClient extends TypedEmitter<PriceStreamEvents> {
         this.emit('error', new Error(`the stream refused the connection with ${refusal.status}`))
         this.closed = true
       }
-      const retryAfterMs = (refusal?.retryAfterSeconds ?? 0) * 1000
-      const retryInMs = this.closed ? undefined : this.reconnectNow ? 0 : Math.max(retryAfterMs, this.nextDelay())
+      const retryInMs = this.closed ? undefined : this.reconnectNow ? 0 : this.nextDelay(refusal?.retryAfterSeconds)
       this.reconnectNow = false
       this.emit('disconnected', { code, retryInMs })
       if (retryInMs !== undefined) this.reconnectTimer = setTimeout(() => this.connect(), retryInMs)
     })
   }
 
-  /** Full jitter: a random wait up to a ceiling that doubles with each failed attempt. */
-  private nextDelay(): number {
-    const initialMs = this.options.backoff?.initialMs ?? 500
-    const maxMs = this.options.backoff?.maxMs ?? 30_000
-    return Math.random() * Math.min(maxMs, initialMs * 2 ** this.attempt++)
+  private nextDelay(retryAfterSeconds: number | undefined): number {
+    return reconnectDelayMs({
+      attempt: this.attempt++,
+      initialMs: this.options.backoff?.initialMs ?? 500,
+      maxMs: this.options.backoff?.maxMs ?? 30_000,
+      retryAfterSeconds,
+      random: this.options.random ?? Math.random,
+    })
   }
 
   private receive(frame: ServerFrame): void {

@@ -1,5 +1,5 @@
 // The engines that drive native load clients, run through the bin against an edge started separately on a
-// real nats-server with its limits lifted (as the benches run it): the shared epoll client in C for the
+// real nats-server with its limits lifted (as the benches run it): the repository's epoll client in C for the
 // stream (`--client native`, the ticks published by the load test itself), wrk for a closed loop; and the
 // native stream session as the stream bench drives it (groups kept across steps, one paused).
 import t, { type Test } from 'tap'
@@ -73,7 +73,10 @@ t.test('stream --client native: the C client holds the connections, the ticks it
     '--out',
     out,
   ])
-  t.match(stdout, /\[\s+1 s\] {2}offered 16,600\/s {2}msgs [\d,]+\/s {2}p50 [\d.]+ ms {2}p99 [\d.]+ ms {2}errors 0 {2}connections 20/)
+  t.match(
+    stdout,
+    /\[\s+1 s\] {2}offered 16,600\/s {2}msgs [\d,]+\/s {2}p50 [\d.]+ ms {2}p99 [\d.]+ ms {2}errors 0 {2}connections 20 {2}gaps 0 {2}server CPU % \d+ {2}server RSS MB \d+/,
+  )
   const result = readResult(out)
   t.equal(result.mode, 'stream')
   t.equal(result.options.client, 'native')

@@ -7,10 +7,21 @@ export const StreamEnv = z.object({
   STREAM_ALLOWED_ORIGINS: envList().describe(
     "browser origins allowed to open the stream and answered with CORS by REST, besides the service's own, e.g. https://app.example.com; `*` allows any",
   ),
-  STREAM_MAX_CONNECTIONS_PER_IP: envInt(CONNECTION_CEILINGS.perIp, { min: 1 }).describe('stream connections per client IP and replica; the next upgrade gets 429'),
-  STREAM_MAX_CONNECTIONS: envInt(CONNECTION_CEILINGS.total, { min: 1 }).describe('stream connections per replica; the next upgrade gets 503'),
+  STREAM_MAX_CONNECTIONS_PER_IP: envInt(CONNECTION_CEILINGS.perIp, { min: 1 }).describe(
+    'stream connections per client IP and replica; the next upgrade gets 429',
+  ),
+  STREAM_MAX_CONNECTIONS: envInt(CONNECTION_CEILINGS.total, { min: 1 }).describe(
+    'stream connections per replica; the next upgrade gets 503',
+  ),
   STREAM_UPGRADES_PER_IP_PER_MINUTE: envInt(BUDGETS.streamUpgrades.points, { min: 1 }).describe(
     'stream upgrades per client IP and minute, per replica; the next gets 429',
+  ),
+  STREAM_UPGRADES_PER_SECOND: envInt(1000, { min: 1 }).describe(
+    'upgrades this replica admits per second from every client together, so a reconnect storm is spread out; the next gets 503 with a jittered `Retry-After`',
+  ),
+  STREAM_UPGRADE_BURST: envInt(1000, { min: 1 }).describe('upgrades admitted at once before `STREAM_UPGRADES_PER_SECOND` applies'),
+  STREAM_UPGRADE_RETRY_MAX_SECONDS: envInt(30, { min: 1, max: 3600 }).describe(
+    'the longest `Retry-After` given to an upgrade refused by the admission rate',
   ),
   STREAM_MESSAGES_PER_SOCKET_PER_MINUTE: envInt(SOCKET_BUDGETS.streamMessages.points, { min: 1 }).describe(
     'client messages per socket and minute; the next gets an `error` frame `rate_limited`',

@@ -17,6 +17,7 @@ import { startHeartbeat } from './heartbeat.ts'
 import { MessageBudget } from './message-budget.ts'
 import type { PairFilter } from './pair-filter.ts'
 import { PublishedTicks } from './published-ticks.ts'
+import { UpgradeAdmission } from './upgrade-admission.ts'
 import { UpgradeGate, type RejectionReason } from './upgrade-gate.ts'
 
 export const STREAM_PATH = '/v1/prices/stream'
@@ -67,6 +68,11 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
   })
   const stopRows = options.materializer.onRow(fanOut.onRow)
   const gate = new UpgradeGate({ maxConnectionsPerIp: config.STREAM_MAX_CONNECTIONS_PER_IP, maxConnections: config.STREAM_MAX_CONNECTIONS })
+  const upgradeRate = new UpgradeAdmission({
+    perSecond: config.STREAM_UPGRADES_PER_SECOND,
+    burst: config.STREAM_UPGRADE_BURST,
+    maxRetrySeconds: config.STREAM_UPGRADE_RETRY_MAX_SECONDS,
+  })
   const messagesPerMinute = config.RATE_LIMITS_ENABLED ? config.STREAM_MESSAGES_PER_SOCKET_PER_MINUTE : Infinity
   const snapshotFor = cachedSnapshots(published)
 
@@ -83,7 +89,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
   }
   const countConnections = () => metrics.streamConnections.set(opening.size + delivery.size)
 
-  const refused = (reason: RejectionReason, ip: string) => {
+  const refused = (reason: RejectionReason | 'admission_rate', ip: string) => {
     metrics.streamRejectedUpgrades.labels(reason).inc()
     log.debug({ reason, ip }, 'stream upgrade refused')
   }
@@ -99,6 +105,12 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       ),
     onRefused: (reason, ip) => refused(reason === 'origin' ? 'origin' : 'upgrade_rate', ip),
     admit({ requestId, clientIp, budgetKey, query }) {
+      // the replica's admission rate first: a reconnect storm is spread out before any snapshot is written
+      const tooMany = upgradeRate.refusal()
+      if (tooMany) {
+        refused('admission_rate', clientIp)
+        return { admitted: false, reply: { status: 503, body: tooMany.body, contentType: 'application/json', headers: tooMany.headers } }
+      }
       const admission = gate.admit(budgetKey, query)
       if (!admission.admitted) {
         refused(admission.reason, clientIp)

@@ -1,0 +1,107 @@
+// The servers the stream benches measure, started the same way for each bench: the service's edge as the
+// image runs it (compiled, EDGE_WORKERS processes on one port, limits lifted), and the bare uWebSockets.js
+// baseline (stream-baseline-uws-server.ts). Both read ticks from the bench's nats-server in a namespace.
+import { spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { fileURLToPath } from 'node:url'
+import { startServiceProcess } from '../test/support/service-process.ts'
+import { freePort } from '../test/support/servers.ts'
+import { waitFor } from '../test/support/wait.ts'
+import { pinned } from '../loadtest/pinning.ts'
+import { listeningPids } from '../loadtest/server-processes.ts'
+import { compiledService, IMAGE_ENV } from './deployed-edge.ts'
+
+export interface StreamServer {
+  name: string
+  port: number
+  namespace: string
+  pids(): number[]
+  metricsUrl?: string
+  stop(): Promise<void>
+}
+
+const newNamespace = () => `bench${randomUUID().slice(0, 8)}`
+let entry: ReturnType<typeof compiledService> | undefined
+
+/** The edge with `workers` processes on one port, pinned to `cpus`; `env` adds to the bench's settings. */
+export async function startStreamService(options: {
+  natsUrl: string
+  workers: number
+  port: number
+  cpus: string
+  namespace?: string
+  env?: Record<string, string>
+}): Promise<StreamServer> {
+  const { port, workers } = options
+  const namespace = options.namespace ?? newNamespace()
+  const [command, ...launcher] = pinned(options.cpus, [process.execPath])
+  entry ??= compiledService()
+  // the primary's /metrics (edge worker n has its own on OPS_PORT + n)
+  const opsPort = await freePort()
+  const service = startServiceProcess(
+    ['edge'],
+    {
+      NATS_URL: options.natsUrl,
+      BUS_NAMESPACE: namespace,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      OPS_PORT: String(opsPort),
+      EDGE_WORKERS: String(workers),
+      LOG_LEVEL: 'warn',
+      ONBOARDING_ENABLED: 'false',
+      RATE_LIMITS_ENABLED: 'false',
+      STREAM_MAX_CONNECTIONS: '100000',
+      STREAM_MAX_CONNECTIONS_PER_IP: '100000',
+      // the benches open their connections at once: the admission rate is measured by the storm only
+      STREAM_UPGRADES_PER_SECOND: '1000000',
+      STREAM_UPGRADE_BURST: '1000000',
+      STREAM_ALLOWED_ORIGINS: '*',
+      ...IMAGE_ENV,
+      ...options.env,
+    },
+    { command: command!, args: launcher },
+    entry,
+  )
+  await waitFor(() => listeningPids(port).length === workers, { what: `${workers} edge process(es) listening`, timeoutMs: 60_000 })
+  return {
+    name: workers === 1 ? 'service' : `service, ${workers} workers`,
+    port,
+    namespace,
+    pids: () => listeningPids(port),
+    metricsUrl: `http://127.0.0.1:${opsPort}/metrics`,
+    stop: async () => void (await service.stop()),
+  }
+}
+
+/** The bare uWebSockets.js server on `cpus`. */
+export async function startBaselineServer(options: {
+  natsUrl: string
+  port: number
+  cpus: string
+  namespace?: string
+}): Promise<StreamServer> {
+  const namespace = options.namespace ?? newNamespace()
+  const script = fileURLToPath(new URL('./stream-baseline-uws-server.ts', import.meta.url))
+  const [command, ...rest] = pinned(options.cpus, [
+    process.execPath,
+    '--import',
+    'tsx',
+    script,
+    options.natsUrl,
+    namespace,
+    String(options.port),
+  ])
+  const child = spawn(command!, rest, { stdio: ['ignore', 'pipe', 'inherit'] })
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))
+  return {
+    name: 'bare uWS (publish only)',
+    port: options.port,
+    namespace,
+    pids: () => [child.pid!],
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill()
+      await exited
+    },
+  }
+}

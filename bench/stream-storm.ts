@@ -1,0 +1,141 @@
+// The reconnect storm: two edges on one bus, most connections on the first; the first is killed (SIGKILL,
+// as a crashed or evicted pod) and every client of it reconnects to the other. Measured: the time until
+// every client holds a snapshot again, refused upgrades, the surviving edge's peak RSS, and the p99 of
+// observers that stayed on the surviving edge, quiet and during the storm. Run twice: `at-once` (clients
+// reconnect at once, no admission rate) and `paced` (the edge's default admission rate, clients with
+// full-jitter backoff honouring Retry-After). Ticks at the real feed's rhythm (every pair per 400 ms slot).
+// Usage: npm run bench:stream-storm [-- --clients 15000 --first-share 90 --observers 200 --quiet 10 --modes at-once,paced]
+import { connect } from '@nats-io/transport-node'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { parseArgs } from 'node:util'
+import { loadAverage } from '../loadtest/cpu-meter.ts'
+import { buildLoadClient, LoadClient, StampedTickPublisher, type ClientReport } from '../loadtest/native-stream-client.ts'
+import { clientGroups, loopbackSources } from '../loadtest/native-stream-load.ts'
+import { totalRssMb } from '../loadtest/server-processes.ts'
+import { freePort, startNats } from '../test/support/servers.ts'
+import { waitFor } from '../test/support/wait.ts'
+import { printTable, writeResult } from './report.ts'
+import { startStreamService } from './stream-servers.ts'
+
+const { values: args } = parseArgs({
+  options: {
+    clients: { type: 'string', default: '15000' },
+    'first-share': { type: 'string', default: '90' },
+    observers: { type: 'string', default: '200' },
+    quiet: { type: 'string', default: '10' },
+    'deadline-seconds': { type: 'string', default: '120' },
+    modes: { type: 'string', default: 'at-once,paced' },
+  },
+})
+const clients = Number(args.clients)
+const SLOT_MS = 400
+const clientBinary = buildLoadClient()
+const nats = await startNats()
+const nc = await connect({ servers: nats.url, name: 'stream-storm-publisher' })
+const sum = (reports: ClientReport[], key: 'withSnapshot' | 'refused' | 'refused503' | 'failed' | 'reconnects') =>
+  reports.reduce((total, report) => total + report[key], 0)
+
+async function storm(mode: 'at-once' | 'paced') {
+  const [first, second] = [await freePort(), await freePort()]
+  const admission = mode === 'at-once' ? { STREAM_UPGRADES_PER_SECOND: '1000000', STREAM_UPGRADE_BURST: '1000000' } : {}
+  // the default admission rate is what the paced run measures: the servers module lifts it, so it is set back here
+  const paced = { STREAM_UPGRADES_PER_SECOND: '1000', STREAM_UPGRADE_BURST: '1000' }
+  const env = { ...paced, ...admission }
+  const doomed = await startStreamService({ natsUrl: nats.url, workers: 1, port: first, cpus: '0', env })
+  const survivor = await startStreamService({ natsUrl: nats.url, workers: 1, port: second, cpus: '0', env, namespace: doomed.namespace })
+  const publisher = new StampedTickPublisher(nc, doomed.namespace)
+  await publisher.warm()
+  const running = { on: true }
+  const publishing = (async () => {
+    while (running.on) await publisher.runSlots(SLOT_MS, 2_000)
+  })()
+  const stormClients = clientGroups(clients).map(
+    (count, group) =>
+      new LoadClient({
+        binary: clientBinary,
+        ports: [first, second],
+        firstPortShare: Number(args['first-share']),
+        count,
+        pairs: 'rand:8',
+        allPairsShare: 10,
+        sources: loopbackSources(clients),
+        reconnect: mode === 'at-once' ? 'at-once' : 'backoff',
+        inflight: mode === 'at-once' ? count : 1000,
+        seed: group + 1,
+        cpus: '1',
+      }),
+  )
+  const observers = new LoadClient({
+    binary: clientBinary,
+    ports: [second],
+    count: Number(args.observers),
+    pairs: 'rand:8',
+    seed: 99,
+    cpus: '1',
+  })
+  try {
+    // the first connects may themselves be paced by the admission rate: every client holding a snapshot is the start
+    const everyoneHolds = async () => sum(await Promise.all(stormClients.map((client) => client.report())), 'withSnapshot') === clients
+    await Promise.all([
+      observers.connected(120_000),
+      waitFor(everyoneHolds, { what: 'the first snapshots', timeoutMs: 120_000, intervalMs: 200 }),
+    ])
+    const reconnectsBefore = sum(await Promise.all(stormClients.map((client) => client.report())), 'reconnects')
+    const onKilledEdge = Math.round((clients * Number(args['first-share'])) / 100)
+    await observers.reset()
+    await sleep(Number(args.quiet) * 1000) // the quiet window being measured
+    const quiet = await observers.report()
+    await Promise.all([...stormClients, observers].map((client) => client.reset()))
+    const survivorPid = survivor.pids()[0]!
+    let peakRssMb = totalRssMb([survivorPid])
+    process.kill(doomed.pids()[0]!, 'SIGKILL')
+    const killedAt = performance.now()
+    let reports: ClientReport[] = []
+    await waitFor(
+      async () => {
+        peakRssMb = Math.max(peakRssMb, totalRssMb([survivorPid]))
+        reports = await Promise.all(stormClients.map((client) => client.report()))
+        // the killed edge's clients have noticed (each reconnects at least once) and all hold a snapshot again
+        return sum(reports, 'reconnects') - reconnectsBefore >= onKilledEdge && sum(reports, 'withSnapshot') === clients
+      },
+      { what: 'every client with a snapshot again', timeoutMs: Number(args['deadline-seconds']) * 1000, intervalMs: 100 },
+    )
+    const observed = await observers.report()
+    const row = {
+      mode,
+      clients,
+      'on killed edge': onKilledEdge,
+      'all snapshots again s': Math.max(...reports.map((report) => report.lastSnapshotMs)) / 1000,
+      'watched for s': Math.round(performance.now() - killedAt) / 1000,
+      'refused upgrades': sum(reports, 'refused'),
+      '503s': sum(reports, 'refused503'),
+      'failed connects': sum(reports, 'failed'),
+      'survivor peak RSS MB': peakRssMb,
+      'observer quiet p99 ms': quiet.p99ms,
+      'observer storm p99 ms': observed.p99ms,
+      'p99 ratio': Math.round((observed.p99ms / quiet.p99ms) * 100) / 100,
+      'observer seq gaps': observed.seqGaps + observed.gaps,
+    }
+    console.log(JSON.stringify(row))
+    return row
+  } finally {
+    running.on = false
+    await publishing
+    await Promise.all([...stormClients, observers].map((client) => client.close()))
+    await survivor.stop()
+    await doomed.stop().catch(() => undefined)
+  }
+}
+
+const loadBefore = loadAverage()
+console.log(`reconnect storm: ${clients} clients, ${args['first-share']} % on the edge killed; load ${loadBefore}`)
+try {
+  const rows = []
+  for (const mode of args.modes.split(',') as Array<'at-once' | 'paced'>) rows.push(await storm(mode))
+  printTable(rows)
+  console.log(`written ${writeResult('stream-storm', { args, rows, loadAverage: { before: loadBefore, after: loadAverage() } })}`)
+} finally {
+  await nc.close()
+  await nats.dispose()
+}
+process.exit(0)

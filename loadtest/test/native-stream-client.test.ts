@@ -1,0 +1,108 @@
+// The repository's native stream client, built by its own script and run against a real edge on a real
+// nats-server: a tiny realistic profile (random pairs, a share taking every pair, the feed's slot rhythm,
+// several source addresses), and reconnects paced by the edge's admission rate.
+import t from 'tap'
+import { connect } from '@nats-io/transport-node'
+import { execFileSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { pino } from 'pino'
+import { natsPriceBus } from '../../bus/nats-price-bus.ts'
+import { startTestEdge } from '../../test/support/edge-harness.ts'
+import { startNats } from '../../test/support/servers.ts'
+import { waitFor } from '../../test/support/wait.ts'
+import { buildLoadClient, LoadClient, type ClientReport } from '../native-stream-client.ts'
+import { NativeStreamSession } from '../native-stream-load.ts'
+
+const nats = await startNats()
+t.teardown(() => nats.dispose())
+const namespace = `native${randomUUID().slice(0, 8)}`
+const bus = await natsPriceBus({ servers: nats.url, namespace, name: 'native-client-test', logger: pino({ level: 'silent' }) })
+t.teardown(() => bus.close())
+const nc = await connect({ servers: nats.url, name: 'native-client-test-publisher' })
+t.teardown(() => nc.close())
+const binary = buildLoadClient()
+
+/** The established connections to `port`, counted by source address. */
+const bySource = (port: number) => {
+  const counts: Record<string, number> = {}
+  for (const line of execFileSync('ss', ['-tnH', 'state', 'established', `( dport = :${port} )`], { encoding: 'utf8' }).split('\n')) {
+    const source = line.trim().split(/\s+/)[2]?.replace(/:\d+$/, '')
+    if (source) counts[source] = (counts[source] ?? 0) + 1
+  }
+  return counts
+}
+
+t.test('a tiny realistic profile: every tick of the pairs taken arrives in seq order, from two source addresses', async (t) => {
+  const edge = await startTestEdge({
+    bus,
+    env: {
+      RATE_LIMITS_ENABLED: 'false',
+      STREAM_ALLOWED_ORIGINS: '*',
+      STREAM_MAX_CONNECTIONS: '1000',
+      STREAM_MAX_CONNECTIONS_PER_IP: '1000',
+    },
+  })
+  t.teardown(edge.stop)
+  const port = Number(new URL(edge.baseUrl).port)
+  const session = await NativeStreamSession.open({
+    target: edge.baseUrl,
+    clientBinary: binary,
+    groups: [60, 40],
+    pairs: 'rand:8',
+    allPairsShare: 10,
+    sources: ['127.0.0.2', '127.0.0.3'],
+    nc,
+    namespace,
+    serverPids: [process.pid],
+  })
+  t.teardown(() => session.close())
+  t.same(bySource(port), { '127.0.0.2': 50, '127.0.0.3': 50 }, 'connections alternate between the source addresses')
+  const result = await session.run({ ticksPerSecond: 0, slotMs: 400, warmupSeconds: 1, durationSeconds: 2, log: () => {} })
+  const totals = result.totals as Record<string, number>
+  t.match(totals, { connections: 100, failedConnections: 0, refusedUpgrades: 0, closes: 0, gaps: 0, seqGaps: 0, serverProcesses: 1 })
+  t.ok(totals.ticks! > 0, `ticks delivered (${totals.ticks})`)
+  // 2 s of 400 ms slots: 5 rounds of every pair, give or take the one at each edge of the window
+  t.ok(
+    totals.deliveredShareOfExpected! >= 0.6 && totals.deliveredShareOfExpected! <= 1.4,
+    `delivered against expected (${totals.deliveredShareOfExpected})`,
+  )
+  t.ok(totals.serverRssMb! > 0, 'the server RSS')
+  t.equal(result.series.length, 2)
+  t.ok(
+    result.series.every((second) => second.offeredPerSecond === totals.expectedPerSecond),
+    'each second offers what the pairs taken expect at 2.5 rounds a second',
+  )
+})
+
+t.test('reconnecting with backoff: refusals of the admission rate are waited out until every connection has its snapshot', async (t) => {
+  const edge = await startTestEdge({
+    bus,
+    env: {
+      RATE_LIMITS_ENABLED: 'false',
+      STREAM_ALLOWED_ORIGINS: '*',
+      STREAM_MAX_CONNECTIONS_PER_IP: '1000',
+      STREAM_UPGRADES_PER_SECOND: '100',
+      STREAM_UPGRADE_BURST: '40',
+      STREAM_UPGRADE_RETRY_MAX_SECONDS: '3',
+    },
+  })
+  t.teardown(edge.stop)
+  const client = new LoadClient({
+    binary,
+    ports: [Number(new URL(edge.baseUrl).port)],
+    count: 150,
+    pairs: 'rand:4',
+    reconnect: 'backoff',
+    inflight: 150,
+  })
+  t.teardown(() => client.close())
+  let report: ClientReport | undefined
+  await waitFor(async () => (report = await client.report()).withSnapshot === 150, {
+    what: 'every connection with its snapshot',
+    timeoutMs: 20_000,
+  })
+  t.ok(report!.refused > 0, `some upgrades refused at first (${report!.refused})`)
+  t.equal(report!.refused503, report!.refused, 'every refusal a 503')
+  t.equal(report!.reconnects, report!.refused, 'each refusal retried')
+  t.match(report, { conns: 150, opened: 150, failed: 0, closes: 0, snapshots: 150 })
+})
