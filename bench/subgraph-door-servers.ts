@@ -12,11 +12,7 @@ import { loadNativeUws } from '../services/http/native-uws.ts'
 import { createRateLimits } from '../services/http/rate-limits.ts'
 import { subgraphDoorConfig } from '../services/subgraph-door/config.ts'
 import { subgraphDoorRoutes } from '../services/subgraph-door/routes.ts'
-
-/** what the bench's clients send: the Python SDK's pair list, as a cached door answers it */
-export const BENCH_QUERY_BODY = JSON.stringify({
-  query: '{ pairs(first: 1000) { id from to feed longOI shortOI maxOI makerFeeP takerFeeP maxLeverage group { id name } } }',
-})
+import { BENCH_QUERY_BODY } from './subgraph-door-query.ts'
 
 const [role, port, doorUrl] = [process.argv[2], Number(process.argv[3]), process.argv[4]]
 

@@ -11,7 +11,7 @@ import { loadAverage } from '../loadtest/cpu-meter.ts'
 import { pinned } from '../loadtest/pinning.ts'
 import { freePort } from '../test/support/servers.ts'
 import { median, printTable, writeResult } from './report.ts'
-import { BENCH_QUERY_BODY } from './subgraph-door-servers.ts'
+import { BENCH_QUERY_BODY } from './subgraph-door-query.ts'
 
 const { values: args } = parseArgs({
   options: {
