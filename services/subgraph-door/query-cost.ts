@@ -14,6 +14,7 @@ import {
   validate,
   type DocumentNode,
   type GraphQLSchema,
+  type ValidationRule,
 } from 'graphql'
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity'
 import type { QueryLimits } from './config.ts'
@@ -63,21 +64,12 @@ export function checkQueryCost(
   request: { variables: Record<string, unknown> | undefined; operationName: string | undefined },
   limits: QueryLimits,
 ): number {
-  const [shapeError] = validate(schema, document, [
-    maxDepthRule({
-      n: limits.maxDepth,
-      ignoreIntrospection: true,
-      flattenFragments: true,
-      exposeLimits: false,
-      errorMessage: `query has a depth that exceeds the limit of \`${limits.maxDepth}\``,
-    }),
-    maxAliasesRule({
-      n: limits.maxAliases,
-      exposeLimits: false,
-      errorMessage: `query has more aliases than the limit of \`${limits.maxAliases}\``,
-    }),
-  ])
-  if (shapeError) throw new QueryRefused(shapeError.message.includes('aliases') ? 'aliases' : 'depth', shapeError.message)
+  refuseWhenRuleFails(schema, document, 'depth', `query has a depth that exceeds the limit of \`${limits.maxDepth}\``, (message) =>
+    maxDepthRule({ n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true, exposeLimits: false, errorMessage: message }),
+  )
+  refuseWhenRuleFails(schema, document, 'aliases', `query has more aliases than the limit of \`${limits.maxAliases}\``, (message) =>
+    maxAliasesRule({ n: limits.maxAliases, exposeLimits: false, errorMessage: message }),
+  )
 
   let rows: number
   try {
@@ -101,6 +93,26 @@ export function checkQueryCost(
     )
   }
   return rows
+}
+
+/**
+ * Runs one of graphql-armor's rules; it reports a breach by throwing (prefixed "Syntax Error"), which
+ * becomes a refusal in graph-node's words.
+ */
+function refuseWhenRuleFails(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  reason: RefusalReason,
+  message: string,
+  rule: (message: string) => ValidationRule,
+): void {
+  let errors: readonly GraphQLError[]
+  try {
+    errors = validate(schema, document, [rule(message)])
+  } catch {
+    throw new QueryRefused(reason, message)
+  }
+  if (errors.length > 0) throw new QueryRefused(reason, message)
 }
 
 const graphNodeRows: ComplexityEstimator = ({ field, args, childComplexity }) => {

@@ -84,7 +84,10 @@ export function subgraphDoorRoutes(deps: {
       handle(context) {
         const chainId = Number(context.params.chainId)
         if (!SUPPORTED_CHAIN_IDS.includes(chainId as ChainId) || String(chainId) !== context.params.chainId) {
-          return jsonReply(404, graphqlErrorBody(`no subgraph for chain ${context.params.chainId}: use ${SUPPORTED_CHAIN_IDS.join(' or ')}`))
+          return jsonReply(
+            404,
+            graphqlErrorBody(`no subgraph for chain ${context.params.chainId}: use ${SUPPORTED_CHAIN_IDS.join(' or ')}`),
+          )
         }
         return answer(chainId as ChainId, context)
       },

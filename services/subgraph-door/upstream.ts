@@ -30,7 +30,7 @@ export async function forwardToSubgraph(url: string, body: Uint8Array | string, 
     const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: typeof body === "string" ? body : new Uint8Array(body),
+      body: typeof body === 'string' ? body : new Uint8Array(body),
       signal,
     })
     const answer = Buffer.from(await response.arrayBuffer())
