@@ -10,6 +10,7 @@ import { chainEnvSchema } from './onboarding/chain-config.ts'
 import { OnboardingEnv } from './onboarding/config.ts'
 import { ProcessEnv } from './process-env.ts'
 import { RelayerEnv } from './relayer/config.ts'
+import { SubgraphDoorEnv } from './subgraph-door/config.ts'
 
 export interface EnvironmentSchema {
   /** the identifier handed to parseEnv, by which the test finds unlisted schemas */
@@ -26,6 +27,7 @@ export const ENVIRONMENT_SCHEMAS: readonly EnvironmentSchema[] = [
   { name: 'EdgeEnv', readBy: 'edge', schema: EdgeEnv },
   { name: 'CandlesEnv', readBy: 'edge', schema: CandlesEnv },
   { name: 'IndexerEnv', readBy: 'edge', schema: IndexerEnv },
+  { name: 'SubgraphDoorEnv', readBy: 'edge', schema: SubgraphDoorEnv },
   { name: 'IngestorEnv', readBy: 'ingestor', schema: IngestorEnv },
   { name: 'OnboardingEnv', readBy: 'edge, relayer (with onboarding)', schema: OnboardingEnv },
   {
