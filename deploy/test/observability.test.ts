@@ -34,6 +34,10 @@ t.test('promtool checks the rules and their unit tests pass', async (t) => {
     'VenueIndexerDown',
     'VenueRelayFailures',
     'VenueOnboardingQueueDepth',
+    'VenueSponsorshipPartnerCeiling',
+    'VenueSponsorshipDailyGasCeiling',
+    'VenueSponsorshipOperationGasCeiling',
+    'VenueSponsorshipAlreadyApplied',
   ])
 })
 
