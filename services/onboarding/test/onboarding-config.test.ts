@@ -65,6 +65,7 @@ t.test('chains from CHAIN_<id>_* variables, addresses checksummed, EntryPoint v0
     ],
     allowlist: new Set([partner.toLowerCase(), usdc.toLowerCase()]),
     deadlineMs: 20_000,
+    sponsorship: { partnerOnboardingsPerDay: 20, gasPerOperation: 2_000_000, dailyGas: 200_000_000 },
   })
 })
 
