@@ -17,6 +17,7 @@ import { OhlcRequest, OhlcResponse } from '../ohlc.ts'
 import { OnboardPending, OnboardRejection, OnboardRequest, OnboardResponse } from '../onboarding.ts'
 import * as examples from '../openapi-examples.ts'
 import { buildOpenApiDocument } from '../openapi.ts'
+import { SUBGRAPH_DOOR_DEFAULTS } from '../subgraph-door.ts'
 import { OrdersEnvelope } from '../orders.ts'
 import { PairsEnvelope } from '../pair-list.ts'
 import { PriceRow, PriceSnapshot, StatusRecord } from '../price.ts'
@@ -93,6 +94,8 @@ t.test('every operation is named for a client method, needs no credentials and s
     'listTrades',
     'onboard',
     'openPriceStream',
+    'querySubgraph',
+    'querySubgraphOfChain',
   ])
   t.same(document.servers, [
     {
@@ -160,7 +163,10 @@ t.test('every example parses with the zod schema the service uses', async (t) =>
 
 t.test('the AsyncAPI document is valid AsyncAPI 3.0 with no error or warning from the parser', async (t) => {
   const names = busNames()
-  const source = buildAsyncApiDocument({ tickSubject: names.tickSubject('{pair}'), latestPricesBucket: names.latestPricesBucket }, STREAM_LIMITS)
+  const source = buildAsyncApiDocument(
+    { tickSubject: names.tickSubject('{pair}'), latestPricesBucket: names.latestPricesBucket },
+    STREAM_LIMITS,
+  )
   const { document, diagnostics } = await new Parser().parse(JSON.stringify(source))
   t.ok(document, 'parsed')
   // severity 0 is an error, 1 a warning; the only lower finding is the notice that AsyncAPI 3.1 exists
@@ -209,4 +215,26 @@ t.test('the AsyncAPI parser reports a document that breaks the specification', a
     diagnostics.some((diagnostic) => Number(diagnostic.severity) === 0),
     'an error',
   )
+})
+
+t.test("the GraphQL door: graph-node's body and answers, 429 with the budget headers, the limits from the door's defaults", async (t) => {
+  const paths = openApi().paths as Record<
+    string,
+    Record<string, DocumentedOperation & { description: string; responses: Record<string, any> }>
+  >
+  for (const path of ['/v1/subgraph/gn', '/v1/subgraph/{chainId}/gn']) {
+    const door = paths[path]!.post!
+    t.same(Object.keys(door.responses).sort(), ['200', '400', '404', '413', '429', '502', '504'], `${path}: statuses`)
+    t.same(Object.keys(door.responses['429'].headers).sort(), [
+      'retry-after',
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'x-ratelimit-reset',
+      'x-request-id',
+    ])
+    t.same(Object.keys((door.requestBody as any).content['application/json'].schema.properties), ['query', 'variables', 'operationName'])
+    for (const figure of [SUBGRAPH_DOOR_DEFAULTS.maxDepth, SUBGRAPH_DOOR_DEFAULTS.maxAliases, SUBGRAPH_DOOR_DEFAULTS.maxRows]) {
+      t.match(door.description, String(figure), `${path}: names the limit ${figure}`)
+    }
+  }
 })

@@ -1,0 +1,44 @@
+// Every public client query (standins/subgraph/test/fixtures/public-client-queries.ts, each with its
+// source), verbatim with the variables its client sends, through the door: answered exactly as the
+// subgraph stand-in answers it directly (status and body, byte for byte), the queries graph-node
+// refuses included (the door forwards them and passes graph-node's refusal on).
+//
+// The door's budget is 30 requests per 10 s per IP; the fixture sends each request from its own client
+// IP, so the 64 replays never meet it (door.test.ts tests the budget itself).
+
+import t from 'tap'
+import { PUBLIC_CLIENT_QUERIES } from '../../../standins/subgraph/test/fixtures/public-client-queries.ts'
+import { clientQueryText, clientVariables, REFUSED_BY_GRAPH_NODE } from '../../../standins/subgraph/test/fixtures/client-variables.ts'
+import { startDoor } from './fixtures/door.ts'
+
+t.test('every public client query, verbatim, through the door', async (t) => {
+  const door = await startDoor(t)
+  const direct = async (body: string) => {
+    const response = await fetch(door.standin.url(42161), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      signal: AbortSignal.timeout(20_000),
+    })
+    return { status: response.status, text: await response.text() }
+  }
+  const head = JSON.parse((await direct(JSON.stringify({ query: '{ _meta { block { number } } }' }))).text).data._meta.block.number
+
+  t.ok(PUBLIC_CLIENT_QUERIES.length >= 64, 'all the public client queries')
+  for (const entry of PUBLIC_CLIENT_QUERIES) {
+    t.test(`${entry.client} ${entry.name} (${entry.source.repo} ${entry.source.path})`, async (t) => {
+      const query = clientQueryText(entry, head)
+      const body = JSON.stringify({ query, variables: clientVariables(entry, query) })
+      const expected = await direct(body)
+      const answer = await door.post(body)
+      t.equal(answer.status, expected.status, 'the stand-in’s status')
+      t.equal(answer.text, expected.text, 'the stand-in’s body, byte for byte')
+      const refusal = REFUSED_BY_GRAPH_NODE[entry.name]
+      t.strictSame(
+        answer.json().errors?.map((error: { message: string }) => error.message),
+        refusal ? [refusal] : undefined,
+        refusal ? 'graph-node’s own refusal' : 'no errors',
+      )
+    })
+  }
+})
