@@ -12,7 +12,7 @@ t.test('with no configuration the service runs every role embedded, and stops on
   const starting = await service.waitForLog('starting roles')
   t.same(starting.roles, ['ingestor', 'edge', 'relayer'])
   t.equal(starting.bus, 'embedded (in-process; set NATS_URL for NATS)')
-  t.equal(starting.rateLimitsAndQueue, 'embedded (in-memory; set REDIS_URL for Redis)')
+  t.equal(starting.rateLimitsAndQueue, 'embedded (in-memory; set REDIS_URL or REDIS_SENTINELS for Redis)')
   await service.waitForLog('feed: embedded simulator (set FEED_SOURCE for a real feed)')
   await service.waitForLog('onboarding: embedded development chains (set CHAIN_<id>_* or DEPLOYMENT_FILE)')
   await service.waitForLog('indexed source: embedded stand-in (set INDEXER_URL_42161 and INDEXER_URL_421614)')
