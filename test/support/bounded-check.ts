@@ -43,4 +43,9 @@ export async function assertWithinBudget<T>(property: fc.IAsyncProperty<T>, budg
   throw new Error(`${report(found)}\n\nIt did not fail again when replayed, so it was not shrunk.`)
 }
 
-const report = <T>(details: fc.RunDetails<T>): string => fc.defaultReportMessage(details) ?? 'the property failed'
+/** fast-check's report, then what the failing run threw (the report of an asynchronous property leaves it out). */
+const report = <T>(details: fc.RunDetails<T>): string => {
+  const message = fc.defaultReportMessage(details) ?? 'the property failed'
+  const error = details.errorInstance instanceof Error ? details.errorInstance.message : details.errorInstance
+  return error === undefined || error === null ? message : `${String(error)}\n\n${message}`
+}
