@@ -5,11 +5,14 @@ import { GraphqlEnvelope } from './subgraph-schemas.ts'
 /** The outcomes of a request other than `ok`; also the `outcome` label of the request metric. */
 export type FailureKind = 'timeout' | 'network_error' | 'http_error' | 'graphql_errors' | 'invalid_response'
 
-/** A failed exchange. The message completes "the indexed data source of chain N ..." for clients. */
-export class IndexerFailure extends Error {
-  override readonly name = 'IndexerFailure'
+/**
+ * A failed exchange. The message completes "the indexed data source of chain N ..." for clients. Generic in
+ * its kinds so the subgraph door names its own (services/subgraph-door/upstream.ts).
+ */
+export class IndexerFailure<Kind extends string = FailureKind> extends Error {
+  override readonly name: string = 'IndexerFailure'
   constructor(
-    readonly kind: FailureKind,
+    readonly kind: Kind,
     message: string,
     options: { cause?: unknown } = {},
   ) {
