@@ -65,7 +65,7 @@ t.test('NATS stopped: the board shows the outage while its stream stays connecte
   await page.locator('#outage').waitFor({ state: 'hidden', timeout: CLEARED_DEADLINE_MS })
   t.comment(`banner cleared ${Date.now() - restartedAt} ms after NATS returned`)
   t.equal(await page.locator('#feed').getAttribute('data-state'), 'ok')
-  await page.locator('#events li.recovered', { hasText: 're-read 83 prices after the outage' }).waitFor({ timeout: 5000 })
+  await page.locator('#events li.recovered', { hasText: 're-read 83 prices after the outage' }).waitFor({ timeout: CLEARED_DEADLINE_MS })
   t.equal(await page.locator('#rereads').textContent(), '1', 'the prices re-read once')
   t.equal(await page.locator('#reconnects').textContent(), '0', 'the same connection throughout')
   const updates = Number(await page.locator('tr[data-pair="BTC-USD"]').getAttribute('data-updates'))
