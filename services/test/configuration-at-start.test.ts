@@ -108,7 +108,14 @@ t.test('a reachable Redis with a password: the edge starts, and no line carries 
   const url = `redis://:pw-0f3c9a1e@127.0.0.1:${redis.port}`
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'edge'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ONBOARDING_ENABLED: 'false', PORT: '0', REDIS_URL: url, ...INDEXED_SOURCE },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      ONBOARDING_ENABLED: 'false',
+      PORT: '0',
+      REDIS_URL: url,
+      ...INDEXED_SOURCE,
+    },
   })
   let output = ''
   const listening = new Promise<void>((resolve) => {
