@@ -5,14 +5,11 @@ import { GraphqlEnvelope } from './subgraph-schemas.ts'
 /** The outcomes of a request other than `ok`; also the `outcome` label of the request metric. */
 export type FailureKind = 'timeout' | 'network_error' | 'http_error' | 'graphql_errors' | 'invalid_response'
 
-/**
- * A failed exchange. The message completes "the indexed data source of chain N ..." for clients. Generic in
- * its kinds so the subgraph door names its own (services/subgraph-door/upstream.ts).
- */
-export class IndexerFailure<Kind extends string = FailureKind> extends Error {
-  override readonly name: string = 'IndexerFailure'
+/** A failed exchange. The message completes "the indexed data source of chain N ..." for clients. */
+export class IndexerFailure extends Error {
+  override readonly name = 'IndexerFailure'
   constructor(
-    readonly kind: Kind,
+    readonly kind: FailureKind,
     message: string,
     options: { cause?: unknown } = {},
   ) {

@@ -46,6 +46,7 @@ export async function assertWithinBudget<T>(property: fc.IAsyncProperty<T>, budg
 /** fast-check's report, then what the failing run threw (the report of an asynchronous property leaves it out). */
 const report = <T>(details: fc.RunDetails<T>): string => {
   const message = fc.defaultReportMessage(details) ?? 'the property failed'
-  const error = details.errorInstance instanceof Error ? details.errorInstance.message : details.errorInstance
-  return error === undefined || error === null ? message : `${String(error)}\n\n${message}`
+  const thrown = details.errorInstance
+  const error = thrown instanceof Error ? thrown.message : (JSON.stringify(thrown) as string | undefined)
+  return error === undefined ? message : `${error}\n\n${message}`
 }
