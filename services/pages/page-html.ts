@@ -9,8 +9,6 @@ const STYLE = `<style>
   main { padding: 1rem }
   table { border-collapse: collapse; background: #fff; font-variant-numeric: tabular-nums }
   th, td { padding: .2rem .6rem; border-bottom: 1px solid #e3e5e8; text-align: right } th:first-child, td:first-child { text-align: left }
-  tr.fresh td { animation: flash .8s ease-out }
-  @keyframes flash { from { background: #fff3b0 } to { background: transparent } }
   tr[data-market=closed] td { color: #8a9099 }
   #status { display: flex; gap: 1.5rem; margin-bottom: .75rem }
   #connection[data-state=live] { color: #137333 } #connection[data-state=reconnecting] { color: #b3261e }

@@ -34,69 +34,60 @@ const requestsOf = (page: Page) => {
 
 const updatesOf = (page: Page, pair: string) => page.locator(`tr[data-pair="${pair}"]`).getAttribute('data-updates').then(Number)
 
-// Skipped, not passing: on this round's tree the board counted fewer BTC-USD ticks than the stream delivers
-// (about one in three), so "an update within a second" failed, and so did the 1001 close after the restart.
-// Open in issue notes; the other subtests of this file run.
-const BOARD_TICKS_UNDER_INVESTIGATION = 'the board counts fewer ticks than the stream delivers: under investigation'
+t.test('the board shows all 83 pairs, updates within a second, and recovers after the edge restarts', async (t) => {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 2400 } })
+  t.teardown(() => page.close())
+  const requests = requestsOf(page)
+  await page.goto(`${base}/`)
+  await page.locator('#connection[data-state=live]').waitFor({ timeout: 10_000 })
+  t.equal(await page.locator('tr[data-pair]').count(), 83, '83 pairs')
+  t.equal(
+    await page
+      .locator('tr[data-pair="BTC-USD"] td.mid')
+      .textContent()
+      .then((text) => /^\d+\.\d+$/.test(text ?? '')),
+    true,
+    'BTC mid shown',
+  )
 
-t.test(
-  'the board shows all 83 pairs, updates within a second, and recovers after the edge restarts',
-  { skip: BOARD_TICKS_UNDER_INVESTIGATION },
-  async (t) => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 2400 } })
-    t.teardown(() => page.close())
-    const requests = requestsOf(page)
-    await page.goto(`${base}/`)
-    await page.locator('#connection[data-state=live]').waitFor({ timeout: 10_000 })
-    t.equal(await page.locator('tr[data-pair]').count(), 83, '83 pairs')
-    t.equal(
-      await page
-        .locator('tr[data-pair="BTC-USD"] td.mid')
-        .textContent()
-        .then((text) => /^\d+\.\d+$/.test(text ?? '')),
-      true,
-      'BTC mid shown',
-    )
+  // the simulator ticks open pairs many times a second: BTC's row must change within one (three tries,
+  // so that one stall of a loaded machine is not taken for a board that stopped)
+  const updatedWithinASecond = async () => {
+    const before = await updatesOf(page, 'BTC-USD')
+    return page
+      .waitForFunction((seen) => Number(document.querySelector('tr[data-pair="BTC-USD"]')?.getAttribute('data-updates')) > seen, before, {
+        timeout: 1000,
+      })
+      .then(
+        () => true,
+        () => false,
+      )
+  }
+  t.ok((await updatedWithinASecond()) || (await updatedWithinASecond()) || (await updatedWithinASecond()), 'an update within a second')
+  await page.screenshot({ path: artifactPath('board.png') })
 
-    // the simulator ticks open pairs many times a second: BTC's row must change within one (three tries,
-    // so that one stall of a loaded machine is not taken for a board that stopped)
-    const updatedWithinASecond = async () => {
-      const before = await updatesOf(page, 'BTC-USD')
-      return page
-        .waitForFunction((seen) => Number(document.querySelector('tr[data-pair="BTC-USD"]')?.getAttribute('data-updates')) > seen, before, {
-          timeout: 1000,
-        })
-        .then(
-          () => true,
-          () => false,
-        )
-    }
-    t.ok((await updatedWithinASecond()) || (await updatedWithinASecond()) || (await updatedWithinASecond()), 'an update within a second')
-    await page.screenshot({ path: artifactPath('board.png') })
-
-    await service.stop()
-    await page.locator('#connection[data-state=reconnecting]').waitFor({ timeout: 10_000 })
-    t.match(await page.locator('#events').textContent(), /disconnected with 1001/, 'the close is shown as it happens')
-    await page.screenshot({ path: artifactPath('board-disconnected.png') })
-    service = await start()
-    await page.locator('#connection[data-state=live]').waitFor({ timeout: 15_000 })
-    t.equal(await page.locator('#reconnects').textContent(), '1', 'one reconnect counted')
-    const afterRestart = await updatesOf(page, 'BTC-USD')
-    await page.waitForFunction(
-      (seen) => Number(document.querySelector('tr[data-pair="BTC-USD"]')?.getAttribute('data-updates')) > seen,
-      afterRestart,
-      {
-        timeout: 5000,
-      },
-    )
-    await page.screenshot({ path: artifactPath('board-reconnected.png') })
-    t.same(
-      requests.filter((url) => !url.startsWith(base) && !url.startsWith(base.replace('http', 'ws'))),
-      [],
-      'no request leaves the service',
-    )
-  },
-)
+  await service.stop()
+  await page.locator('#connection[data-state=reconnecting]').waitFor({ timeout: 10_000 })
+  t.match(await page.locator('#events').textContent(), /disconnected with 1001/, 'the close is shown as it happens')
+  await page.screenshot({ path: artifactPath('board-disconnected.png') })
+  service = await start()
+  await page.locator('#connection[data-state=live]').waitFor({ timeout: 15_000 })
+  t.equal(await page.locator('#reconnects').textContent(), '1', 'one reconnect counted')
+  const afterRestart = await updatesOf(page, 'BTC-USD')
+  await page.waitForFunction(
+    (seen) => Number(document.querySelector('tr[data-pair="BTC-USD"]')?.getAttribute('data-updates')) > seen,
+    afterRestart,
+    {
+      timeout: 5000,
+    },
+  )
+  await page.screenshot({ path: artifactPath('board-reconnected.png') })
+  t.same(
+    requests.filter((url) => !url.startsWith(base) && !url.startsWith(base.replace('http', 'ws'))),
+    [],
+    'no request leaves the service',
+  )
+})
 
 t.test('the docs page renders every operation of the OpenAPI document; the events page every channel', async (t) => {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })

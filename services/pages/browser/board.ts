@@ -6,6 +6,7 @@ import { PriceStreamClient, type Loss } from '../../../client/src/price-stream-c
 import type { PriceRow } from '../../../client/src/stream-frames.ts'
 import { PAIRS } from '../../../schemas/pairs.ts'
 import type { PriceSnapshot, StatusRecord } from '../../../schemas/price.ts'
+import { oncePerFrame } from './once-per-frame.ts'
 import { watchStatus } from './status-watch.ts'
 
 const table = document.querySelector<HTMLTableSectionElement>('#pairs tbody')!
@@ -28,6 +29,7 @@ interface Line {
   cells: Record<'bid' | 'mid' | 'ask' | 'market' | 'age', HTMLTableCellElement>
   updates: number
   price?: PriceRow
+  flash?: Animation
 }
 
 const lines = new Map<string, Line>()
@@ -55,20 +57,40 @@ const weeklyHours = ({ openingHours, timezone }: PriceRow['schedule']) =>
   `${openingHours.map((entry, day) => `${WEEKDAYS[day]} ${entry}`).join(' · ')} (${timezone})`
 
 const digits = (value: number) => (value >= 1000 ? 2 : value >= 1 ? 4 : 6)
-const show = (row: PriceRow, fromTick: boolean) => {
-  const line = lines.get(row.pair)
-  if (!line) return
-  line.price = row
+/** writes a line's latest row and its tick count into its row of the table */
+const paint = (line: Line) => {
+  const row = line.price!
   for (const side of ['bid', 'mid', 'ask'] as const) line.cells[side].textContent = row[side].toFixed(digits(row.mid))
   line.cells.market.textContent = row.isMarketOpen ? (row.isDayTradingClosed ? 'open (no day trades)' : 'open') : 'closed'
   line.row.dataset.market = row.isMarketOpen ? 'open' : 'closed'
   line.cells.market.title = weeklyHours(row.schedule)
   line.row.dataset.mid = String(row.mid)
-  if (!fromTick) return
-  line.row.dataset.updates = String(++line.updates)
-  line.row.classList.remove('fresh')
-  void line.row.offsetWidth // restart the highlight
-  line.row.classList.add('fresh')
+  line.row.dataset.updates = String(line.updates)
+}
+/** highlights a row that ticked; an animation object restarts without the forced layout a CSS class needs */
+const FLASH: Keyframe[] = [{ backgroundColor: '#fff3b0' }, { backgroundColor: 'transparent' }]
+const flash = (line: Line) => {
+  line.flash?.cancel()
+  line.flash = line.row.animate(FLASH, { duration: 800, easing: 'ease-out' })
+}
+/** ticks are painted once per frame, each ticked line with its latest row */
+const ticked = oncePerFrame<Line>(
+  (ticks) => {
+    for (const line of ticks) {
+      paint(line)
+      flash(line)
+    }
+  },
+  (callback) => requestAnimationFrame(callback),
+)
+/** a tick waits for the next frame; a snapshot's or a re-read's rows are painted at once, so that the page is whole when it says live */
+const show = (row: PriceRow, fromTick: boolean) => {
+  const line = lines.get(row.pair)
+  if (!line) return
+  line.price = row
+  if (!fromTick) return paint(line)
+  line.updates++
+  ticked(line)
 }
 
 const note = (text: string, kind: string) => {
