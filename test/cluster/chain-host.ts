@@ -4,7 +4,7 @@
 import { writeFile } from 'node:fs/promises'
 import { pino } from 'pino'
 import { startDevnet, toDeployment } from '../../deploy/devnet/devnet.ts'
-import { startTcpProxy } from './tcp-proxy.ts'
+import { startTcpProxy } from '../support/tcp-proxy.ts'
 
 const [address, deploymentFile] = process.argv.slice(2) as [string, string]
 const RPC_PORT = 8545
