@@ -26,6 +26,12 @@ export interface NatsPriceBusOptions {
 }
 
 const PING_INTERVAL_MS = 2_000
+/**
+ * How long one attempt to reach a server may take (TCP connect and the server's first answer). After a loss the
+ * client may dial the server it has just lost first; a partitioned server never answers, and the client's default
+ * (20 s) kept an edge off the bus that long before it tried the next server.
+ */
+const DIAL_TIMEOUT_MS = 4_000
 
 /** Ticks on core NATS subjects (one per pair), the latest row per pair in a JetStream KV bucket. */
 export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceBus> {
@@ -41,6 +47,7 @@ export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceB
     // minutes, believing itself connected; this finds out within about 6 s and moves to another server.
     pingInterval: PING_INTERVAL_MS,
     maxPingOut: 2,
+    timeout: DIAL_TIMEOUT_MS,
   })
   const bucket = await new Kvm(nc).create(names.latestPricesBucket, { history: 1, replicas: options.bucketReplicas ?? 1 })
   const connection = watchConnection(nc, log)

@@ -1,7 +1,9 @@
 import t from 'tap'
 import { randomUUID } from 'node:crypto'
 import { natsPriceBus } from '../nats-price-bus.ts'
-import { startNats } from '../../test/support/servers.ts'
+import { freePort, startNats } from '../../test/support/servers.ts'
+import { startTcpProxy } from '../../test/support/tcp-proxy.ts'
+import { waitFor } from '../../test/support/wait.ts'
 import { priceBusContract } from './price-bus-contract.ts'
 import { silentLogger } from '../../test/support/silent-logger.ts'
 
@@ -21,4 +23,38 @@ priceBusContract(t, async () => {
       await Promise.all([publisher.close(), subscriber.close()])
     },
   }
+})
+
+t.test('a server cut off without a reset: the bus is on the other server within ping detection and one dial timeout', async (t) => {
+  const other = await startNats()
+  t.teardown(() => other.dispose())
+  const port = (url: string) => Number(new URL(url).port)
+  const listenPorts = [await freePort(), await freePort()]
+  const proxies = await Promise.all(
+    [nats.url, other.url].map((url, index) =>
+      startTcpProxy({ host: '127.0.0.1', port: listenPorts[index]! }, { host: '127.0.0.1', port: port(url) }),
+    ),
+  )
+  t.teardown(() => Promise.all(proxies.map((proxy) => proxy.close())))
+  const bus = await natsPriceBus({
+    servers: listenPorts.map((listenPort) => `nats://127.0.0.1:${listenPort}`).join(','),
+    namespace: `t${randomUUID().slice(0, 8)}`,
+    name: 'cut-off',
+    logger,
+  })
+  t.teardown(() => bus.close())
+  const changes: boolean[] = []
+  bus.onConnectionChange((connected) => changes.push(connected))
+  const used = proxies.findIndex((proxy) => proxy.connections() > 0)
+  t.not(used, -1, 'connected through one of the two servers')
+  // drops everything both ways, sockets kept open: what a partition looks like to the client
+  proxies[used]!.setDelay(Infinity)
+  const cutAt = Date.now()
+  // 2 missed pings 2 s apart, then one dial of the lost server (4 s) before the other; the client's default dial
+  // timeout (20 s) alone would overrun this deadline
+  await waitFor(() => changes.length === 2, { timeoutMs: 18_000, intervalMs: 50, what: 'the bus lost and connected again' })
+  t.same(changes, [false, true], 'lost, then connected again')
+  t.equal(bus.isConnected(), true)
+  t.equal(proxies[1 - used]!.connections(), 1, 'now through the other server')
+  t.ok(Date.now() - cutAt < 18_000, 'within 18 s of the cut')
 })

@@ -1,12 +1,13 @@
 // The cluster's chain host, run inside its namespace: the development chain (anvil and alto listen on this
 // namespace's loopback only) and proxies from the host's address to them, so the other hosts reach them.
-// Writes the deployment file with those addresses, prints "chain ready", runs until SIGTERM.
+// Writes the deployment file with those addresses, prints "chain ready", runs until SIGTERM. The run's slow
+// link is this host's link: SIGUSR1 holds every chunk through the proxies the given delay each way, SIGUSR2 lifts it.
 import { writeFile } from 'node:fs/promises'
 import { pino } from 'pino'
 import { startDevnet, toDeployment } from '../../deploy/devnet/devnet.ts'
-import { startTcpProxy } from './tcp-proxy.ts'
+import { startTcpProxy } from '../support/tcp-proxy.ts'
 
-const [address, deploymentFile] = process.argv.slice(2) as [string, string]
+const [address, deploymentFile, slowLinkMs] = process.argv.slice(2) as [string, string, string]
 const RPC_PORT = 8545
 const BUNDLER_PORT = 4337
 
@@ -25,6 +26,12 @@ deployment.chains = deployment.chains.map((entry) => ({
 }))
 await writeFile(deploymentFile, JSON.stringify(deployment, null, 2))
 console.log('chain ready')
+const setLinkDelay = (ms: number) => {
+  for (const proxy of proxies) proxy.setDelay(ms)
+  console.log(`link delay ${ms} ms`)
+}
+process.on('SIGUSR1', () => setLinkDelay(Number(slowLinkMs)))
+process.on('SIGUSR2', () => setLinkDelay(0))
 process.once('SIGTERM', () => {
   void Promise.all(proxies.map((proxy) => proxy.close()))
     .then(() => devnet.stop())

@@ -144,8 +144,16 @@ const TERMINAL = new Set(['confirmed', 'failed'])
  * or 404 for a job the queue no longer knows). After the first terminal answer it asks once more, by a
  * repeated POST, and records any answer that differs.
  */
-export async function onboardOnce(body: string, partner: string, localAddress: string, throughput: Throughput, deadlineMs: number) {
-  const history: OnboardingHistory = { partner, postedAt: Date.now(), answers: [], conflicting: [] }
+export async function onboardOnce(
+  body: string,
+  partner: string,
+  localAddress: string,
+  throughput: Throughput,
+  deadlineMs: number,
+  /** where the answers are recorded as they come, for a caller that watches them */
+  answers: OnboardingHistory['answers'] = [],
+) {
+  const history: OnboardingHistory = { partner, postedAt: Date.now(), answers, conflicting: [] }
   const deadline = Date.now() + deadlineMs
   const ask = async (via: 'POST' | 'GET') => {
     const url = via === 'POST' ? `${LB_URL}/v1/onboard` : `${LB_URL}/v1/onboard/${history.id}`

@@ -6,6 +6,8 @@ import { address, runInHost, type Host, type HostProcess } from './hosts.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const START_MS = 120_000
+/** the slow link's delay each way (the chain host's link, see chain-host.ts) */
+export const SLOW_LINK_MS = 250
 
 export const NATS_HOSTS = ['nats1', 'nats2', 'nats3'] as const
 export const NATS_URL = NATS_HOSTS.map((host) => `nats://${address[host]}:4222`).join(',')
@@ -67,7 +69,7 @@ export async function chainHost(dir: string): Promise<{ process: HostProcess; de
     'chain',
     'chain',
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'test/cluster/chain-host.ts'), address.chain, deploymentFile],
+    ['--import', 'tsx', join(ROOT, 'test/cluster/chain-host.ts'), address.chain, deploymentFile, String(SLOW_LINK_MS)],
     {
       logDir: dir,
       cwd: ROOT,

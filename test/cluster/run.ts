@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
 import { jetstream } from '@nats-io/jetstream'
 import { Kvm } from '@nats-io/kv'
 import { connect } from '@nats-io/transport-node'
@@ -26,15 +27,29 @@ import {
   redisNode,
   sentinel,
   SENTINEL_NAME,
+  SLOW_LINK_MS,
   serviceEnv,
   serviceProcess,
   START_MS,
 } from './parts.ts'
 import { writeReport, type FaultRecord, type HealthSample, type InvariantResult } from './report.ts'
 
-const outDir = resolve(process.argv[2] ?? 'cluster-run')
+const args = parseArgs({ options: { schedule: { type: 'string', default: 'full' } }, allowPositionals: true })
+const outDir = resolve(args.positionals[0] ?? 'cluster-run')
 const logDir = join(outDir, 'logs')
 mkdirSync(logDir, { recursive: true })
+/** Fault schedules: `full` (npm run test:cluster) and `ci`, the faults that matter most, each once, within CI's budget. */
+const SCHEDULES: Record<string, string[]> = {
+  full: ['nats-partition', 'nats-kill', 'slow-link', 'redis-failover', 'edge-kill'],
+  ci: ['nats-partition', 'redis-failover', 'edge-kill'],
+  nats: ['nats-partition', 'nats-kill'],
+}
+const schedule = SCHEDULES[args.values.schedule]
+if (!schedule) {
+  console.log(`unknown schedule ${args.values.schedule} (known: ${Object.keys(SCHEDULES).join(', ')})`)
+  console.log('0 passed, 1 failed')
+  process.exit(1)
+}
 const STREAM_CLIENTS = Number(process.env.CLUSTER_STREAM_CLIENTS ?? 300)
 const REST_READERS = 20
 const startedAt = Date.now()
@@ -70,7 +85,8 @@ for (const host of ['sent1', 'sent2', 'sent3'] as const) sentinel(host, logDir)
 const chainStart = chainHost(logDir)
 await Promise.all([...nats.values()].map((node) => node.waitForOutput('Server is ready', START_MS)))
 await until(async () => (await natsJson('nats1', '/jsz')).meta_cluster?.leader, 30_000, 'a JetStream meta leader')
-const { deploymentFile } = await chainStart
+const { deploymentFile, process: chainProcess } = await chainStart
+const chainProcessOf = () => chainProcess
 const deployment = JSON.parse(readFileSync(deploymentFile, 'utf8'))
 const chain = devnetChain(deployment.chains[0])
 const partners = Array.from({ length: 400 }, () => privateKeyToAccount(generatePrivateKey()))
@@ -162,14 +178,18 @@ await until(async () => streams.openCount() === STREAM_CLIENTS, 60_000, 'every s
 await until(async () => onboardings.some((history) => history.terminal), 90_000, 'a first onboarding answered')
 await streamCountTruth('warm-up')
 
-// ---- the faults
-await fault('partition a NATS node', async (notes) => {
-  const node = await until(() => natsNodeOfEdges(), 30_000, 'both edges on one NATS node')
+// ---- the faults: each defined here, run in the order of the chosen schedule
+const faultPlan = new Map<string, { name: string; run: (notes: Record<string, unknown>) => Promise<void> }>()
+const defineFault = (id: string, name: string, run: (notes: Record<string, unknown>) => Promise<void>) => faultPlan.set(id, { name, run })
+defineFault('nats-partition', 'partition a NATS node', async (notes) => {
+  const { node, edges } = await until(() => natsNodeOfEdges(), 30_000, 'the edges on the NATS cluster')
   notes.node = node
+  notes.edgesOnIt = edges
   await partition(node)
   const cutAt = Date.now()
   try {
-    await until(async () => (await natsNodeOfEdges(node)) !== undefined, 30_000, 'the edges on another NATS node')
+    // ping detection (about 6 s), one dial of the lost node (4 s), then another node; generous for a busy machine
+    await until(async () => await natsNodeOfEdges(node), 45_000, 'the edges on the other NATS nodes')
     notes.edgesMovedAfterMs = Date.now() - cutAt
     await holdUnderLoad(5_000)
   } finally {
@@ -177,71 +197,133 @@ await fault('partition a NATS node', async (notes) => {
   }
   await convergence('partition a NATS node', notes)
 })
-await fault('kill the NATS node the edges use', async (notes) => {
-  const node = await until(() => natsNodeOfEdges(), 30_000, 'both edges on one NATS node')
+defineFault('nats-kill', 'kill the NATS node the edges use', async (notes) => {
+  const { node, edges } = await until(() => natsNodeOfEdges(), 30_000, 'the edges on the NATS cluster')
   notes.node = node
+  notes.edgesOnIt = edges
   nats.get(node)!.child.kill('SIGKILL')
   const killedAt = Date.now()
-  await until(async () => (await natsNodeOfEdges(node)) !== undefined, 30_000, 'the edges on another NATS node')
+  await until(async () => await natsNodeOfEdges(node), 45_000, 'the edges on the other NATS nodes')
   notes.edgesMovedAfterMs = Date.now() - killedAt
   await holdUnderLoad(5_000)
+  // the bucket's 3 replicas: readable from the two nodes left, while the third is down
   await convergence('kill the NATS node the edges use', notes)
   nats.set(node, natsNode(node, logDir))
   await nats.get(node)!.waitForOutput('Server is ready', START_MS)
 })
-await fault('kill the Redis primary with onboardings in flight, and SIGKILL a relayer', async (notes) => {
-  const primaryHost = await until(
-    async () =>
-      (await redisCli(address.redis1, 6379, 'ROLE')).startsWith('master')
-        ? 'redis1'
-        : (await redisCli(address.redis2, 6379, 'ROLE')).startsWith('master')
-          ? 'redis2'
-          : undefined,
-    10_000,
-    'the Redis primary',
+defineFault('slow-link', `slow the chain host's link (${SLOW_LINK_MS} ms each way) with onboardings in flight`, async (notes) => {
+  const chainProcess = chainProcessOf()
+  chainProcess.child.kill('SIGUSR1')
+  await chainProcess.waitForOutput(`link delay ${SLOW_LINK_MS} ms`, 10_000)
+  const slowedAt = Date.now()
+  const before = onboardings.length
+  // an onboarding posted after the link slowed, followed to its terminal answer while the link is slow
+  const answered = await until(
+    async () => onboardings.slice(before).find((history) => history.postedAt > slowedAt && history.terminal),
+    120_000,
+    'an onboarding posted on the slow link answered',
   )
-  const replicaHost = primaryHost === 'redis1' ? 'redis2' : 'redis1'
-  notes.primary = primaryHost
-  // Hold the replica's link back, so what the primary acknowledges now is not on the replica when it dies.
-  await execInHost(replicaHost, 'nft', [
-    `add table inet vgc_replication; add chain inet vgc_replication input { type filter hook input priority 0; policy accept; }; add rule inet vgc_replication input ip saddr ${address[primaryHost]} drop`,
-  ])
-  const lostAckPartner = partners[partners.length - 1]!
-  const lostBody = JSON.stringify(await chain.signBothParts(lostAckPartner, maxUint256))
-  const lostAck = onboardOnce(lostBody, lostAckPartner.address, CLIENT_ADDRESSES[35]!, throughput, 120_000)
-  // acknowledged once a relayer has sent its operation (the job record says so on the primary only)
-  await until(
-    async () => services.get('relay1')!.child.exitCode === null && (await anyLog('user operation sent')),
-    30_000,
-    'an operation sent',
-  )
-  redis.get(primaryHost)!.child.kill('SIGKILL')
-  services.get('relay1')!.child.kill('SIGKILL')
-  const killedAt = Date.now()
-  await execInHost(replicaHost, 'nft', ['delete table inet vgc_replication'])
-  const promoted = await until(
-    async () => ((await sentinelPrimary()) === address[replicaHost] ? replicaHost : undefined),
-    30_000,
-    'Sentinel promoting the replica',
-  )
-  notes.promotedAfterMs = Date.now() - killedAt
-  notes.promoted = promoted
-  const budget = await budgetDuringFailover()
-  notes.budget = budget
-  const history = await lostAck
-  onboardings.push(history)
-  notes.lostAck = history
-  startService('relay1', ['relayer'])
-  redis.set(primaryHost, redisNode(primaryHost, logDir))
-  await services.get('relay1')!.waitForOutput('relayer started', START_MS)
+    .catch(() => undefined)
+    .finally(() => chainProcess.child.kill('SIGUSR2'))
+  await chainProcess.waitForOutput('link delay 0 ms', 10_000)
+  notes.slowForMs = Date.now() - slowedAt
+  notes.answeredWhileSlow = onboardings.length - before
   check(
-    'redis failover',
-    'the onboarding acknowledged before the primary died has exactly one terminal answer',
-    !!history.terminal,
-    JSON.stringify(history.terminal ?? null),
+    'slow link',
+    'an onboarding posted on the slow link got its terminal answer while the link was slow (within 120 s)',
+    !!answered,
+    answered ? `${answered.terminal!.status} after ${String(notes.slowForMs)} ms` : 'none',
   )
 })
-await fault('kill the edge holding the most stream connections', async (notes) => {
+defineFault(
+  'redis-failover',
+  'kill the Redis primary with an acknowledged job not yet on the replica, and SIGKILL a relayer',
+  async (notes) => {
+    const primaryHost = await until(
+      async () =>
+        (await redisCli(address.redis1, 6379, 'ROLE')).startsWith('master')
+          ? 'redis1'
+          : (await redisCli(address.redis2, 6379, 'ROLE')).startsWith('master')
+            ? 'redis2'
+            : undefined,
+      10_000,
+      'the Redis primary',
+    )
+    const replicaHost = primaryHost === 'redis1' ? 'redis2' : 'redis1'
+    notes.primary = primaryHost
+    // The relayers stop taking jobs, and the replica's link is held back: what the primary acknowledges now is
+    // on the primary only, and nothing has acted on it, when the primary dies.
+    for (const relayer of ['relay1', 'relay2'] as const) services.get(relayer)!.child.kill('SIGSTOP')
+    await execInHost(replicaHost, 'nft', [
+      `add table inet vgc_replication; add chain inet vgc_replication input { type filter hook input priority 0; policy accept; }; add rule inet vgc_replication input ip saddr ${address[primaryHost]} drop`,
+    ])
+    const lostAckPartner = partners[partners.length - 1]!
+    const lostBody = JSON.stringify(await chain.signBothParts(lostAckPartner, maxUint256))
+    const lostAckAnswers: OnboardingHistory['answers'] = []
+    const lostAck = onboardOnce(lostBody, lostAckPartner.address, CLIENT_ADDRESSES[35]!, throughput, 180_000, lostAckAnswers)
+    const acknowledged = await until(
+      async () => lostAckAnswers.find((answer) => answer.via === 'POST' && answer.status === 202)?.body?.id as string | undefined,
+      30_000,
+      'the onboarding acknowledged (202)',
+    ).catch(async (error) => {
+      for (const relayer of ['relay1', 'relay2'] as const) services.get(relayer)!.child.kill('SIGCONT')
+      await execInHost(replicaHost, 'nft', ['delete table inet vgc_replication'])
+      throw error
+    })
+    const jobKey = `bull:onboarding:${acknowledged}`
+    const onPrimary = await redisCli(address[primaryHost], 6379, 'EXISTS', jobKey).catch(() => 'no answer')
+    const onReplica = await redisCli(address[replicaHost], 6379, 'EXISTS', jobKey).catch(() => 'no answer')
+    check(
+      'redis failover',
+      'the acknowledged job is on the primary and not on the replica when the primary dies',
+      onPrimary === '1' && onReplica === '0',
+      `primary ${onPrimary}, replica ${onReplica}`,
+    )
+    const budgetProbe = budgetDuringFailover()
+    redis.get(primaryHost)!.child.kill('SIGKILL')
+    services.get('relay1')!.child.kill('SIGKILL')
+    services.get('relay2')!.child.kill('SIGCONT')
+    const killedAt = Date.now()
+    // held until the promotion: the dead primary's kernel would otherwise still deliver what it had sent
+    const promoted = await until(
+      async () => ((await sentinelPrimary()) === address[replicaHost] ? replicaHost : undefined),
+      60_000,
+      'Sentinel promoting the replica',
+    ).finally(() => {
+      budgetProbe.promoted()
+      return execInHost(replicaHost, 'nft', ['delete table inet vgc_replication'])
+    })
+    notes.promotedAfterMs = Date.now() - killedAt
+    notes.promoted = promoted
+    notes.budget = await budgetProbe.result
+    const history = await lostAck
+    onboardings.push(history)
+    notes.lostAck = {
+      id: acknowledged,
+      answers: history.answers.map((answer) => `${answer.via} ${answer.status} ${answer.body?.status ?? answer.error ?? ''}`),
+    }
+    startService('relay1', ['relayer'])
+    redis.set(primaryHost, redisNode(primaryHost, logDir))
+    await services.get('relay1')!.waitForOutput('relayer started', START_MS)
+    check(
+      'redis failover',
+      'the lost acknowledged onboarding got a terminal answer (the client posted the same signed content again)',
+      !!history.terminal,
+      JSON.stringify(history.terminal ?? null),
+    )
+    const events = await chain.onboardingOperationsAfter(deployment.relayer.smartAccountAddress, firstBlock)
+    const landed = events.find((event) => event.args.userOpHash === history.terminal?.userOpHash)
+    const sameKey = landed ? events.filter((event) => event.args.nonce! >> 64n === landed.args.nonce! >> 64n).length : 0
+    notes.lostAckOperationsOnChain = sameKey
+    check(
+      'redis failover',
+      'the lost acknowledged onboarding has exactly one user operation on chain',
+      history.terminal?.status === 'confirmed' && sameKey === 1,
+      `${sameKey} with its nonce key`,
+    )
+  },
+)
+defineFault('edge-kill', 'kill the edge holding the most stream connections', async (notes) => {
   const counts = await Promise.all((['edge1', 'edge2'] as const).map(async (edge) => [edge, await streamConnections(edge)] as const))
   const [edge, held] = counts.sort((a, b) => b[1] - a[1])[0]!
   notes.edge = edge
@@ -250,7 +332,7 @@ await fault('kill the edge holding the most stream connections', async (notes) =
   const killedAt = Date.now()
   await until(
     async () => (await lbServers()).some((server) => server.name === edge && server.status.startsWith('DOWN')),
-    10_000,
+    30_000,
     'HAProxy marking it down',
   )
   notes.markedDownAfterMs = Date.now() - killedAt
@@ -266,6 +348,8 @@ await fault('kill the edge holding the most stream connections', async (notes) =
     `${String(notes.allStreamsBackAfterMs)} ms`,
   )
 })
+
+for (const id of schedule) await fault(faultPlan.get(id)!.name, faultPlan.get(id)!.run)
 
 // ---- the end: stop the load, check the invariants over the whole run
 onboarding = false
@@ -321,8 +405,11 @@ async function natsJson(host: Host, path: string): Promise<any> {
   return jsonOf(await httpRequest(`http://${address[host]}:8222${path}`, { timeoutMs: 3000 }))
 }
 
-/** The NATS node both edges are connected to (undefined while they are apart), `not` excluded. */
-async function natsNodeOfEdges(not?: string): Promise<(typeof NATS_HOSTS)[number] | undefined> {
+/**
+ * The NATS node holding the most edge connections and how many it holds, once both edges are connected to
+ * nodes other than `not` (undefined before).
+ */
+async function natsNodeOfEdges(not?: string): Promise<{ node: (typeof NATS_HOSTS)[number]; edges: number } | undefined> {
   const holders = new Map<string, number>()
   for (const host of NATS_HOSTS) {
     if (host === not) continue
@@ -332,7 +419,8 @@ async function natsNodeOfEdges(not?: string): Promise<(typeof NATS_HOSTS)[number
   }
   const total = [...holders.values()].reduce((sum, count) => sum + count, 0)
   if (total < 2) return undefined
-  return [...holders].sort((a, b) => b[1] - a[1])[0]![0] as (typeof NATS_HOSTS)[number]
+  const [node, edges] = [...holders].sort((a, b) => b[1] - a[1])[0]!
+  return { node: node as (typeof NATS_HOSTS)[number], edges }
 }
 
 async function lbServers(): Promise<Array<{ name: string; status: string }>> {
@@ -359,10 +447,6 @@ async function sentinelPrimary(): Promise<string | undefined> {
   return answer.split('\n')[0]
 }
 
-async function anyLog(text: string) {
-  return [...services.values()].some((process_) => readFileSync(join(logDir, `${process_.name}.log`), 'utf8').includes(text))
-}
-
 async function streamConnections(edge: 'edge1' | 'edge2'): Promise<number> {
   const metrics = (await httpRequest(`http://${address[edge]}:${healthPort}/metrics`, { timeoutMs: 2000 })).body
   return Number(/^venue_stream_connections (\d+)/m.exec(metrics)?.[1] ?? NaN)
@@ -385,18 +469,37 @@ async function streamCountTruth(when: string) {
   }
 }
 
-/** After a heal: every edge serves, for every pair, a row at least as new as the bus's latest (KV) row. */
+/**
+ * After a heal: the prices bucket (3 replicas) answers from the nodes left, and every edge serves, for every pair,
+ * a row at least as new as the bucket's latest row. Two checks, whatever happens.
+ */
 async function convergence(when: string, notes: Record<string, unknown>) {
   const healedAt = Date.now()
-  const nc = await connect({ servers: NATS_URL.split(','), name: 'cluster-checker' })
+  const nc = await connect({ servers: NATS_URL.split(','), name: 'cluster-checker', timeout: 4000 })
   try {
-    const kv = await new Kvm(jetstream(nc)).open('prices')
-    const latest = new Map<string, number>()
-    for await (const key of await kv.keys()) {
-      const entry = await kv.get(key)
-      if (entry?.value.length) latest.set(key, entry.json<{ timestampSeconds: number }>().timestampSeconds)
-    }
+    // JetStream answers "temporarily unavailable" while the bucket's stream elects a leader after a node loss
+    const latest = await until(
+      async () => {
+        const kv = await new Kvm(jetstream(nc)).open('prices')
+        const rows = new Map<string, number>()
+        for await (const key of await kv.keys()) {
+          const entry = await kv.get(key)
+          if (entry?.value.length) rows.set(key, entry.json<{ timestampSeconds: number }>().timestampSeconds)
+        }
+        return rows.size > 0 ? rows : undefined
+      },
+      60_000,
+      'the prices bucket readable',
+    ).catch(() => new Map<string, number>())
+    notes.kvReadableAfterMs = Date.now() - healedAt
     notes.kvPairs = latest.size
+    check(
+      when,
+      'the prices bucket (3 replicas) is readable within 60 s',
+      latest.size > 0,
+      latest.size > 0 ? `${latest.size} pairs after ${String(notes.kvReadableAfterMs)} ms` : 'not readable',
+    )
+    const readAt = Date.now()
     const lagging = async (edge: 'edge1' | 'edge2') => {
       const rows = jsonOf(
         await httpRequest(`http://${address[edge]}:${EDGE_PORT}/v1/prices`, { timeoutMs: 2000, localAddress: CLIENT_ADDRESSES[39] }),
@@ -405,57 +508,70 @@ async function convergence(when: string, notes: Record<string, unknown>) {
       return [...latest].filter(([pair, seconds]) => (served.get(pair) ?? 0) < seconds).map(([pair]) => pair)
     }
     let behind: string[] = []
-    try {
-      await until(
-        async () => {
-          behind = [...(await lagging('edge1')), ...(await lagging('edge2'))]
-          return behind.length === 0
-        },
-        15_000,
-        'every edge serving the bus latest rows',
-      )
-      notes.convergedAfterMs = Date.now() - healedAt
-      check(
-        when,
-        `every edge serves the bus's latest row for all ${latest.size} pairs within 15 s`,
-        latest.size > 0,
-        `${String(notes.convergedAfterMs)} ms`,
-      )
-    } catch {
-      check(
-        when,
-        `every edge serves the bus's latest row for all ${latest.size} pairs within 15 s`,
-        false,
-        `behind: ${behind.slice(0, 10).join(',')}`,
-      )
-    }
+    const current = await until(
+      async () => {
+        behind = [...(await lagging('edge1')), ...(await lagging('edge2'))]
+        return latest.size > 0 && behind.length === 0
+      },
+      15_000,
+      'every edge serving the bus latest rows',
+    ).catch(() => false)
+    notes.edgesCurrentAfterMs = current ? Date.now() - readAt : undefined
+    check(
+      when,
+      "every edge serves the bucket's latest row for every pair within 15 s of reading it",
+      current,
+      current ? `${latest.size} pairs after ${String(notes.edgesCurrentAfterMs)} ms` : `behind: ${behind.slice(0, 10).join(',')}`,
+    )
   } finally {
     await nc.close()
   }
 }
 
 /**
- * One client spends its /v1/status budget (60 per 10 s) through the load balancer while Redis fails over:
- * the most 200s it gets in any 10 s window is the shared budget's bound during a failover.
+ * One client spends its /v1/status budget (60 per fixed 10 s window) through the load balancer, from just before
+ * the Redis primary dies until 5 s after the promotion (12 s at least), 8 requests at a time. While an edge cannot
+ * reach Redis (or Redis answers later than 500 ms) it counts in its own memory; the promoted replica may not have
+ * the counter. So in any 10 s a client gets at most (edges + 2 Redis counters) x 60, twice that across a window
+ * boundary: 2 x 4 x 60 = 480, against 2 x 60 = 120 with the shared budget working.
  */
-async function budgetDuringFailover() {
+function budgetDuringFailover() {
   const answers: Array<{ at: number; status: number }> = []
-  const stopAt = Date.now() + 12_000
-  while (Date.now() < stopAt) {
-    const answer = await httpRequest(`${LB_URL}/v1/status`, { localAddress: CLIENT_ADDRESSES[38], timeoutMs: 2000 }).catch(() => undefined)
-    answers.push({ at: Date.now(), status: answer?.status ?? 0 })
-    await new Promise((resolve) => setTimeout(resolve, 25))
+  const startedAt_ = Date.now()
+  let stopAt = Infinity
+  const probe = async () => {
+    while (Date.now() < Math.max(stopAt, startedAt_ + 12_000)) {
+      const answer = await httpRequest(`${LB_URL}/v1/status`, { localAddress: CLIENT_ADDRESSES[38], timeoutMs: 2000 }).catch(
+        () => undefined,
+      )
+      answers.push({ at: Date.now(), status: answer?.status ?? 0 })
+    }
   }
-  let most = 0
-  for (const first of answers)
-    most = Math.max(most, answers.filter((a) => a.status === 200 && a.at >= first.at && a.at < first.at + 10_000).length)
-  check(
-    'redis failover',
-    'a client gets at most 2 x 60 /v1/status answers in any 10 s window (one budget per edge while Redis is away)',
-    most <= 120,
-    `${most} in the busiest window`,
-  )
-  return { mostIn10s: most, requests: answers.length }
+  const probes = Promise.all(Array.from({ length: 8 }, probe))
+  return {
+    promoted: () => (stopAt = Date.now() + 5_000),
+    result: probes.then(() => {
+      let most = 0
+      for (const first of answers)
+        most = Math.max(most, answers.filter((a) => a.status === 200 && a.at >= first.at && a.at < first.at + 10_000).length)
+      const statuses = Object.fromEntries(
+        [...new Set(answers.map((a) => a.status))].map((status) => [status, answers.filter((a) => a.status === status).length]),
+      )
+      check(
+        'redis failover',
+        'a client gets at most 2 x (2 edges + 2 Redis counters) x 60 = 480 /v1/status answers in any 10 s window during the failover',
+        most <= 480,
+        `${most} in the busiest window, ${Math.max(0, most - 120)} above what the shared budget allows (120)`,
+      )
+      return {
+        mostIn10s: most,
+        aboveShared: Math.max(0, most - 120),
+        requests: answers.length,
+        seconds: (Date.now() - startedAt_) / 1000,
+        statuses,
+      }
+    }),
+  }
 }
 
 async function checkOnboardings() {

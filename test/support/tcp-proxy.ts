@@ -1,17 +1,23 @@
 // A TCP proxy that can hold every chunk for a while in each direction: the cluster's slow link (the
-// kernel here has no netem) and, at no delay, the bridge from a namespace's address to a loopback port.
+// kernel here has no netem), a link cut without a reset (a partition, as a dropping firewall makes it) and,
+// at no delay, the bridge from a namespace's address to a loopback port.
 import { createConnection, createServer, type Server, type Socket } from 'node:net'
 
 export interface TcpProxy {
-  /** holds each chunk this long before passing it on (0: passes at once); order is kept */
+  /** holds each chunk this long before passing it on (0: passes at once; Infinity: drops it); order is kept */
   setDelay(ms: number): void
+  /** connections open through it now */
+  connections(): number
   close(): Promise<void>
 }
 
 export async function startTcpProxy(listen: { host: string; port: number }, target: { host: string; port: number }): Promise<TcpProxy> {
   let delayMs = 0
   const sockets = new Set<Socket>()
+  const clients = new Set<Socket>()
   const server: Server = createServer((client) => {
+    clients.add(client)
+    client.once('close', () => clients.delete(client))
     const upstream = createConnection(target)
     for (const socket of [client, upstream]) {
       sockets.add(socket)
@@ -30,6 +36,7 @@ export async function startTcpProxy(listen: { host: string; port: number }, targ
   })
   return {
     setDelay: (ms) => (delayMs = ms),
+    connections: () => clients.size,
     close: () =>
       new Promise((resolve) => {
         for (const socket of sockets) socket.destroy()
@@ -43,6 +50,7 @@ function pipeDelayed(from: Socket, to: Socket, delay: () => number): void {
   let lastRelease = 0
   from.on('data', (chunk) => {
     const ms = delay()
+    if (ms === Infinity) return
     if (ms === 0 && lastRelease <= Date.now()) {
       to.write(chunk)
       return
