@@ -5,6 +5,7 @@ import type { Logger } from '../kit/logger.ts'
 import { throttledWarning } from '../kit/throttled-warning.ts'
 import type { PriceBus, SubscribeOptions, TickHandler } from './price-bus.ts'
 import { busNames } from './subjects.ts'
+import { resilientConnectionOptions } from './nats-connection-options.ts'
 
 export interface NatsPriceBusOptions {
   servers: string
@@ -25,30 +26,12 @@ export interface NatsPriceBusOptions {
   logger: Logger
 }
 
-const PING_INTERVAL_MS = 2_000
-/**
- * How long one attempt to reach a server may take (TCP connect and the server's first answer). After a loss the
- * client may dial the server it has just lost first; a partitioned server never answers, and the client's default
- * (20 s) kept an edge off the bus that long before it tried the next server.
- */
-const DIAL_TIMEOUT_MS = 4_000
-
 /** Ticks on core NATS subjects (one per pair), the latest row per pair in a JetStream KV bucket. */
 export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceBus> {
   const names = busNames(options.namespace)
   const log = options.logger.child({ module: 'nats-price-bus' })
-  const nc = await connect({
-    servers: options.servers.split(','),
-    name: options.name,
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 500,
-    // A server cut off by a partition sends nothing, not even a reset: only unanswered pings reveal it.
-    // The client's default (a ping every 2 minutes, 2 missed) left an edge on a partitioned node for
-    // minutes, believing itself connected; this finds out within about 6 s and moves to another server.
-    pingInterval: PING_INTERVAL_MS,
-    maxPingOut: 2,
-    timeout: DIAL_TIMEOUT_MS,
-  })
+  const nc = await connect(resilientConnectionOptions(options.servers, options.name))
+
   const bucket = await new Kvm(nc).create(names.latestPricesBucket, { history: 1, replicas: options.bucketReplicas ?? 1 })
   const connection = watchConnection(nc, log)
   const latestWriter = coalescingLatestWriter(bucket, options.latestWriteIntervalMs ?? 250, log)

@@ -8,6 +8,7 @@ import { connect, type NatsConnection, type Subscription } from '@nats-io/transp
 import { Kvm } from '@nats-io/kv'
 import { PriceRow } from '../schemas/price.ts'
 import { busNames } from './subjects.ts'
+import { resilientConnectionOptions } from './nats-connection-options.ts'
 
 export interface PriceReaderOptions {
   /** NATS servers, e.g. nats://nats-1:4222,nats://nats-2:4222 */
@@ -42,11 +43,7 @@ const LenientRow = PriceRow.loose()
 
 export async function openPriceReader(options: PriceReaderOptions): Promise<PriceReader> {
   const names = busNames(options.namespace)
-  const nc: NatsConnection = await connect({
-    servers: options.servers.split(','),
-    name: options.name ?? 'price-reader',
-    maxReconnectAttempts: -1,
-  })
+  const nc: NatsConnection = await connect(resilientConnectionOptions(options.servers, options.name ?? 'price-reader'))
   const bucket = await new Kvm(nc).open(names.latestPricesBucket)
   const decode = (pair: string, bytes: Uint8Array): PriceRow | undefined => {
     let value: unknown
