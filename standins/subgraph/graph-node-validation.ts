@@ -5,6 +5,7 @@
 
 import {
   GraphQLError,
+  isEnumType,
   isListType,
   Kind,
   isNonNullType,
@@ -78,7 +79,9 @@ function compatible(variableType: GraphQLType, locationType: GraphQLType): boole
   return (
     variable === location ||
     INTERCHANGEABLE.some((group) => group.has(variable) && group.has(location)) ||
-    (WIDENING[location]?.has(variable) ?? false)
+    (WIDENING[location]?.has(variable) ?? false) ||
+    // an enum filter also takes a string (schema.ts), so a `String` variable may fill it
+    (variable === 'String' && isEnumType(locationType))
   )
 }
 
