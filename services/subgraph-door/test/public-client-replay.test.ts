@@ -7,6 +7,7 @@
 // IP, so the replays never meet it (door.test.ts tests the budget itself).
 
 import t from 'tap'
+import { buildClientSchema, parse, validate, type IntrospectionQuery } from 'graphql'
 import { PUBLIC_CLIENT_QUERIES } from '../../../standins/subgraph/test/fixtures/public-client-queries.ts'
 import { clientQueryText, clientVariables, REFUSED_BY_GRAPH_NODE } from '../../../standins/subgraph/test/fixtures/client-variables.ts'
 import { startDoor } from './fixtures/door.ts'
@@ -40,5 +41,25 @@ t.test('every public client query, verbatim, through the door', async (t) => {
         refusal ? 'graph-node’s own refusal' : 'no errors',
       )
     })
+  }
+})
+
+t.test('the Python SDK 3.0 validates its queries against the schema it introspects through the door', async (t) => {
+  // gql 3.5.0 (fetch_schema_from_transport=True) builds a schema from its first answer and runs
+  // graphql-core's standard validation on every query before sending it (gql/client.py lines 167-175)
+  const door = await startDoor(t)
+  const wire = PUBLIC_CLIENT_QUERIES.filter((entry) => entry.client === 'python-sdk-3.0-wire')
+  const [introspection, ...queries] = wire
+  t.equal(introspection!.name, 'IntrospectionQuery (fetch_schema_from_transport=True)')
+  const answer = await door.query(introspection!.query)
+  t.equal(answer.status, 200)
+  const schema = buildClientSchema(answer.json().data as IntrospectionQuery)
+  t.equal(queries.length, 8)
+  for (const entry of queries) {
+    t.strictSame(
+      validate(schema, parse(entry.query)).map((error) => error.message),
+      [],
+      entry.name,
+    )
   }
 })
