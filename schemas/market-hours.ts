@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { documentedAs } from './common.ts'
-import { PAIRS, pairBySymbol } from './pairs.ts'
+import { PAIR_NAMES, pairByName } from './pairs.ts'
 
 // GET /v1/market-hours (spec 4.6, "not shown"): the trading calendars, which pair follows which, and
 // optionally every pair's market state at a chosen instant.
@@ -59,8 +59,17 @@ export type MarketHoursResponse = z.infer<typeof MarketHoursResponse>
 export const MarketHoursQuery = z.strictObject({
   pair: z
     .string()
-    .refine((symbol) => pairBySymbol(symbol) !== undefined, 'must be a listed pair symbol such as BTC-USD')
-    .meta(documentedAs({ type: 'string', enum: PAIRS.map((pair) => pair.symbol), description: 'Only this pair' }))
+    .refine((name) => pairByName(name) !== undefined, 'must be a listed pair symbol such as BTC-USD')
+    // a legacy spelling names the same pair: the answer (and the cache key) use its current symbol
+    .transform((name) => pairByName(name)!.symbol)
+    .meta(
+      documentedAs({
+        type: 'string',
+        enum: PAIR_NAMES,
+        description:
+          'Only this pair: its symbol, or a legacy spelling from the pairs list (`SPX-USD` for `US500-USD`; CL, HG, SPX, NDX, DJI, DAX, FTSE, HSI, NIK); the answer names the pair by its symbol',
+      }),
+    )
     .optional(),
   at: z
     .string()

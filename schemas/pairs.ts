@@ -171,6 +171,9 @@ export function pairByName(name: string): Pair | undefined {
   return BY_SYMBOL.get(name) ?? BY_LEGACY_NAME.get(name)
 }
 
+/** Every name `pairByName` knows: the symbols in pair-index order, then the legacy spellings. */
+export const PAIR_NAMES: readonly string[] = [...BY_SYMBOL.keys(), ...BY_LEGACY_NAME.keys()]
+
 function spellingKey(spelling: { from: string; to: string }): string {
   return `${spelling.from}/${spelling.to}`
 }

@@ -128,7 +128,20 @@ t.test('query parameters are documented as the numbers and enums they are parsed
   t.same(parameter('/v1/trades', 'skip'), { type: 'integer', minimum: 0, maximum: 5000, default: 0, description: 'Records to skip' })
   t.match(parameter('/v1/depth/{pair}/quote', 'notionalUsd'), { type: 'number', exclusiveMinimum: 0, maximum: 1e12 })
   t.same(parameter('/v1/depth/{pair}/quote', 'side'), { type: 'string', enum: ['long', 'short'] })
-  t.equal(parameter('/v1/market-hours', 'pair').enum.length, 83)
+  const marketHoursPairs = parameter('/v1/market-hours', 'pair').enum
+  t.equal(marketHoursPairs.length, 83 + 9, 'the symbols and the nine legacy spellings')
+  t.strictSame(marketHoursPairs.slice(0, 2), ['BTC-USD', 'ETH-USD'])
+  t.strictSame(marketHoursPairs.slice(83), [
+    'HG-USD',
+    'CL-USD',
+    'SPX-USD',
+    'DJI-USD',
+    'NDX-USD',
+    'NIK-JPY',
+    'FTSE-GBP',
+    'DAX-EUR',
+    'HSI-HKD',
+  ])
   t.match(parameter('/v1/market-hours', 'at'), { type: 'integer', minimum: 0, maximum: 253_402_300_799 })
 })
 

@@ -1,7 +1,8 @@
 // The door's exchanges with a chain's subgraph: forwarding a client's body as it came, and reading the
 // subgraph's schema (by introspection) so queries can be costed against it.
 
-import { buildClientSchema, getIntrospectionQuery, type GraphQLSchema, type IntrospectionQuery } from 'graphql'
+import { buildClientSchema, getIntrospectionQuery, isEnumType, type GraphQLSchema, type IntrospectionQuery } from 'graphql'
+import { acceptEnumStringLiterals } from '../../kit/graphql-enum-strings.ts'
 
 /** A subgraph answer the door passes on unchanged: any status below 500 (graph-node's 200s and 400s). */
 export interface UpstreamAnswer {
@@ -51,7 +52,10 @@ export async function readSubgraphSchema(url: string, timeoutMs: number): Promis
   try {
     const { data } = JSON.parse(answer.body.toString('utf8')) as { data?: IntrospectionQuery }
     if (!data) throw new Error('no data in the introspection answer')
-    return buildClientSchema(data)
+    const schema = buildClientSchema(data)
+    // costing reads every argument; an enum written as a string, which graph-node accepts, must not fail it
+    for (const type of Object.values(schema.getTypeMap())) if (isEnumType(type)) acceptEnumStringLiterals(type)
+    return schema
   } catch (error) {
     throw new UpstreamFailure('invalid_schema', 'answered the introspection query with something that is not a schema', { cause: error })
   }

@@ -79,8 +79,10 @@ function suffixOf(operator: Operator): string {
 }
 
 function valueTypeOf(kind: Kind, fieldType: FieldType): string {
-  // graph-node accepts a string for an enum value; relations are filtered by the id they hold.
-  if (kind === 'enum' || kind === 'relation') return 'String'
+  // An enum field is filtered by its enum, as graph-node types it (`field_enum_filter_input_values`,
+  // `graph/src/schema/api.rs`); the schema lets it take a string too (`schema.ts`). Relations are
+  // filtered by the id they hold.
+  if (kind === 'relation') return 'String'
   return baseTypeOf(fieldType)
 }
 

@@ -5,6 +5,7 @@
 
 import {
   GraphQLError,
+  isEnumType,
   isListType,
   Kind,
   isNonNullType,
@@ -78,15 +79,25 @@ function compatible(variableType: GraphQLType, locationType: GraphQLType): boole
   return (
     variable === location ||
     INTERCHANGEABLE.some((group) => group.has(variable) && group.has(location)) ||
-    (WIDENING[location]?.has(variable) ?? false)
+    (WIDENING[location]?.has(variable) ?? false) ||
+    // an enum filter also takes a string (schema.ts), so a `String` variable may fill it
+    (variable === 'String' && isEnumType(locationType))
   )
 }
 
 const UNKNOWN_FIELD = /^Cannot query field "(\w+)" on type "(\w+)"\./
 
-/** graph-node's wording of a validation error where it has its own. */
-export function inGraphNodeWords(error: GraphQLError): GraphQLError {
-  const unknownField = UNKNOWN_FIELD.exec(error.message)
-  if (!unknownField) return error
-  return new GraphQLError(`Type \`${unknownField[2]}\` has no field \`${unknownField[1]}\``, { nodes: error.nodes })
+/**
+ * The validation errors as graph-node reports them. With its GraphQL validation plan off (the default:
+ * `ENABLE_GRAPHQL_VALIDATIONS` is false, `graph/src/env/graphql.rs`), graph-node first checks that every
+ * selected field exists (`validate_fields`, `graphql/src/execution/query.rs`) and answers with all the
+ * unknown fields, in document order, before it reads any argument; so where a field is unknown, the
+ * argument errors graphql-js also finds are not reported.
+ */
+export function inGraphNodeWords(errors: readonly GraphQLError[]): GraphQLError[] {
+  const unknownFields = errors.flatMap((error) => {
+    const unknownField = UNKNOWN_FIELD.exec(error.message)
+    return unknownField ? [new GraphQLError(`Type \`${unknownField[2]}\` has no field \`${unknownField[1]}\``, { nodes: error.nodes })] : []
+  })
+  return unknownFields.length > 0 ? unknownFields : [...errors]
 }

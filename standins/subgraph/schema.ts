@@ -2,11 +2,12 @@
 // graph-node's `block` argument checked against the indexed head. Which chain's tables a request reads
 // comes from its context.
 
-import { GraphQLError, type GraphQLSchema } from 'graphql'
+import { GraphQLError, type GraphQLEnumType, type GraphQLSchema } from 'graphql'
 import { createSchema } from 'graphql-yoga'
+import { acceptEnumStringLiterals } from '../../kit/graphql-enum-strings.ts'
 import type { ChainHead } from './chain-head.ts'
 import { queryCollection, type CollectionArgs } from './collection-query.ts'
-import { ENTITIES, relationTarget, type EntityName, type EntitySpec } from './entities.ts'
+import { ENTITIES, ENUMS, relationTarget, type EntityName, type EntitySpec } from './entities.ts'
 import type { Lookup, Row } from './filters.ts'
 import type { SeedData } from './rows.ts'
 import { BigIntScalar, BytesScalar } from './scalars.ts'
@@ -64,10 +65,13 @@ export function buildSubgraphSchema(withoutFields: readonly string[] = []): Grap
     }
     relations[spec.name] = relationResolvers(spec)
   }
-  return createSchema<SubgraphContext>({
+  const schema = createSchema<SubgraphContext>({
     typeDefs: subgraphSdl(new Set(withoutFields)),
     resolvers: { BigInt: BigIntScalar, Bytes: BytesScalar, Query: query, ...relations },
   })
+  // the entity enums take strings as graph-node's do; a filter checks the string against the values (filters.ts)
+  for (const name of Object.keys(ENUMS)) acceptEnumStringLiterals(schema.getType(name) as GraphQLEnumType)
+  return schema
 }
 
 /**

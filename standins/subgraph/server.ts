@@ -121,7 +121,7 @@ function chainEndpoint(chainId: ChainId, seed: number, schema: GraphQLSchema, cu
 const graphNodeValidation: Plugin = {
   onValidate({ setValidationFn }) {
     setValidationFn((schema: GraphQLSchema, document: DocumentNode) => validate(schema, document, GRAPH_NODE_RULES))
-    return ({ result, setResult }) => setResult((result as GraphQLError[]).map(inGraphNodeWords))
+    return ({ result, setResult }) => setResult(inGraphNodeWords(result as GraphQLError[]))
   },
 }
 

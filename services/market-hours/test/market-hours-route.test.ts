@@ -77,6 +77,32 @@ t.test('?pair= narrows to that pair and its schedule', async (t) => {
   )
 })
 
+t.test('?pair= takes the legacy spellings of the pairs list and answers with the current symbol', async (t) => {
+  const legacy: Array<[string, string]> = [
+    ['CL-USD', 'WTI-USD'],
+    ['HG-USD', 'XCU-USD'],
+    ['SPX-USD', 'US500-USD'],
+    ['NDX-USD', 'US100-USD'],
+    ['DJI-USD', 'US30-USD'],
+    ['DAX-EUR', 'GER40-EUR'],
+    ['FTSE-GBP', 'UK100-GBP'],
+    ['HSI-HKD', 'HK50-HKD'],
+    ['NIK-JPY', 'JP225-JPY'],
+  ]
+  const at = unix('2026-11-27T12:00-05:00')
+  for (const [spelling, symbol] of legacy) {
+    const get = clientOf()
+    const asLegacy = await get(`/v1/market-hours?pair=${spelling}&at=${at}`)
+    t.equal(asLegacy.status, 200, spelling)
+    const body = await readJson(asLegacy)
+    t.equal(body.pairs.length, 1, spelling)
+    t.equal(body.pairs[0].pair, symbol, `${spelling} is answered as ${symbol}`)
+    t.strictSame(body, await readJson(await get(`/v1/market-hours?pair=${symbol}&at=${at}`)), `${spelling}: the answer for ${symbol}`)
+  }
+  const lowercase = await clientOf()('/v1/market-hours?pair=spx-usd')
+  t.equal(lowercase.status, 400, 'spellings are exact, as on the other pair routes')
+})
+
 t.test('?at= on a Saturday: stocks, FX and metals closed until their Sunday or Monday open; crypto open', async (t) => {
   const at = unix('2026-11-21T12:00-05:00')
   const body = await readJson(await clientOf()(`/v1/market-hours?at=${at}`))

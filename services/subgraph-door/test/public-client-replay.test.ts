@@ -4,9 +4,10 @@
 // refuses included (the door forwards them and passes graph-node's refusal on).
 //
 // The door's budget is 30 requests per 10 s per IP; the fixture sends each request from its own client
-// IP, so the 64 replays never meet it (door.test.ts tests the budget itself).
+// IP, so the replays never meet it (door.test.ts tests the budget itself).
 
 import t from 'tap'
+import { buildClientSchema, parse, validate, type IntrospectionQuery } from 'graphql'
 import { PUBLIC_CLIENT_QUERIES } from '../../../standins/subgraph/test/fixtures/public-client-queries.ts'
 import { clientQueryText, clientVariables, REFUSED_BY_GRAPH_NODE } from '../../../standins/subgraph/test/fixtures/client-variables.ts'
 import { startDoor } from './fixtures/door.ts'
@@ -24,7 +25,7 @@ t.test('every public client query, verbatim, through the door', async (t) => {
   }
   const head = JSON.parse((await direct(JSON.stringify({ query: '{ _meta { block { number } } }' }))).text).data._meta.block.number
 
-  t.ok(PUBLIC_CLIENT_QUERIES.length >= 64, 'all the public client queries')
+  t.ok(PUBLIC_CLIENT_QUERIES.length >= 104, 'all the public client queries')
   for (const entry of PUBLIC_CLIENT_QUERIES) {
     t.test(`${entry.client} ${entry.name} (${entry.source.repo} ${entry.source.path})`, async (t) => {
       const query = clientQueryText(entry, head)
@@ -36,9 +37,29 @@ t.test('every public client query, verbatim, through the door', async (t) => {
       const refusal = REFUSED_BY_GRAPH_NODE[entry.name]
       t.strictSame(
         answer.json().errors?.map((error: { message: string }) => error.message),
-        refusal ? [refusal] : undefined,
+        refusal,
         refusal ? 'graph-node’s own refusal' : 'no errors',
       )
     })
+  }
+})
+
+t.test('the Python SDK 3.0 validates its queries against the schema it introspects through the door', async (t) => {
+  // gql 3.5.0 (fetch_schema_from_transport=True) builds a schema from its first answer and runs
+  // graphql-core's standard validation on every query before sending it (gql/client.py lines 167-175)
+  const door = await startDoor(t)
+  const wire = PUBLIC_CLIENT_QUERIES.filter((entry) => entry.client === 'python-sdk-3.0-wire')
+  const [introspection, ...queries] = wire
+  t.equal(introspection!.name, 'IntrospectionQuery (fetch_schema_from_transport=True)')
+  const answer = await door.query(introspection!.query)
+  t.equal(answer.status, 200)
+  const schema = buildClientSchema(answer.json().data as IntrospectionQuery)
+  t.equal(queries.length, 8)
+  for (const entry of queries) {
+    t.strictSame(
+      validate(schema, parse(entry.query)).map((error) => error.message),
+      [],
+      entry.name,
+    )
   }
 })

@@ -66,6 +66,28 @@ t.test('filters', async (t) => {
     t.strictSame(ids(answer, 'notInPairs'), sortedIds(notInPairs))
   })
 
+  t.test('enum filters take bare names, strings, enum and String variables alike, as graph-node does', async (t) => {
+    const answer = await queryData<Ids>(
+      url,
+      `query($trader: Bytes!, $asString: String, $asEnum: OrderType) {
+        bare: orders(first: 1000, where: { trader: $trader, orderType_in: [Limit, Stop], orderAction: Open, cancelReason: NONE }) { id }
+        quoted: orders(first: 1000, where: { trader: $trader, orderType_in: ["Limit", "Stop"], orderAction: "Open", cancelReason: "NONE" }) { id }
+        byString: orders(first: 1000, where: { trader: $trader, orderType: $asString }) { id }
+        byEnum: orders(first: 1000, where: { trader: $trader, orderType: $asEnum }) { id }
+      }`,
+      { trader: DEMO_TRADER, asString: 'Limit', asEnum: 'Limit' },
+    )
+    const limitOrStop = demoOrders.filter(
+      (order) => ['Limit', 'Stop'].includes(order.orderType) && order.orderAction === 'Open' && order.cancelReason === 'NONE',
+    )
+    const limit = demoOrders.filter((order) => order.orderType === 'Limit')
+    t.ok(limitOrStop.length > 0 && limit.length > 0)
+    t.strictSame(ids(answer, 'bare'), sortedIds(limitOrStop))
+    t.strictSame(ids(answer, 'quoted'), sortedIds(limitOrStop))
+    t.strictSame(ids(answer, 'byString'), sortedIds(limit))
+    t.strictSame(ids(answer, 'byEnum'), sortedIds(limit))
+  })
+
   t.test('unexecuted orders hold zeros, not nulls: a null test matches nothing, `_not: null` everything', async (t) => {
     const answer = await queryData<Ids>(
       url,
@@ -152,6 +174,7 @@ t.test('filters', async (t) => {
     )
     t.strictSame([fields.get('trader')?.name, fields.get('timestamp_gt')?.name, fields.get('pair')?.name], ['Bytes', 'BigInt', 'String'])
     t.equal(fields.get('pair_in')?.ofType?.ofType?.name, 'String')
+    t.strictSame([fields.get('tradeType')?.name, fields.get('tradeType_in')?.ofType?.ofType?.name], ['TradeType', 'TradeType'])
     t.strictSame([fields.has('and'), fields.has('or')], [true, true])
   })
 

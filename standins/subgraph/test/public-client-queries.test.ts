@@ -25,7 +25,7 @@ t.test('every public client query, verbatim', async (t) => {
       if (refusal) {
         t.strictSame(
           answer.errors?.map((error) => error.message),
-          [refusal],
+          refusal,
         )
         return
       }
