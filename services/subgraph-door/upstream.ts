@@ -2,6 +2,7 @@
 // subgraph's schema (by introspection) so queries can be costed against it.
 
 import { buildClientSchema, getIntrospectionQuery, type GraphQLSchema, type IntrospectionQuery } from 'graphql'
+import { ExchangeFailure } from '../../kit/errors.ts'
 
 /** A subgraph answer the door passes on unchanged: any status below 500 (graph-node's 200s and 400s). */
 export interface UpstreamAnswer {
@@ -12,15 +13,9 @@ export interface UpstreamAnswer {
 
 export type UpstreamFailureKind = 'timeout' | 'network_error' | 'http_error' | 'invalid_schema'
 
-export class UpstreamFailure extends Error {
+/** The subgraph did not answer the door, or answered its introspection with something that is not a schema. */
+export class UpstreamFailure extends ExchangeFailure<UpstreamFailureKind> {
   override readonly name = 'UpstreamFailure'
-  constructor(
-    readonly kind: UpstreamFailureKind,
-    message: string,
-    options: { cause?: unknown } = {},
-  ) {
-    super(message, options)
-  }
 }
 
 /** POSTs `body` and reads the whole answer within `timeoutMs`; a 5xx or no answer is an `UpstreamFailure`. */
