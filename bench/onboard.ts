@@ -8,20 +8,10 @@ import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
 import { Redis } from 'ioredis'
 import { pino } from 'pino'
-import { createMetrics } from '../kit/metrics.ts'
 import { startDevnet, toDeployment } from '../deploy/devnet/devnet.ts'
 import { derivedPartners, runOnboardLoad } from '../loadtest/onboard-load.ts'
-import { clientIpResolver } from '../services/http/client-ip.ts'
-import { createHttpServer } from '../services/http/http-server.ts'
 import { createRateLimits } from '../services/http/rate-limits.ts'
-import { checkChains } from '../services/onboarding/chain-checks.ts'
-import { createChainClients } from '../services/onboarding/chain-clients.ts'
-import { onboardingConfig } from '../services/onboarding/config.ts'
-import { onboardingRoutes } from '../services/onboarding/onboard-routes.ts'
-import { createOnboardingQueue } from '../services/onboarding/relay-job.ts'
-import { createSponsorshipLedger } from '../services/onboarding/sponsorship-ledger.ts'
-import { relayerConfig } from '../services/relayer/config.ts'
-import { startRelayer } from '../services/relayer/relayer.ts'
+import { startOnboardingStack } from '../test/support/onboarding-stack.ts'
 import { startRedis } from '../test/support/servers.ts'
 import { printTable, writeResult } from './report.ts'
 
@@ -46,38 +36,23 @@ const steps = [{ rate: 1, seconds: 1, seed: 'bench-warm-up' }, ...rates.map((rat
 const partnersOf = (step: (typeof steps)[number]) => derivedPartners(`${step.seed}-${randomUUID()}`, step.rate * step.seconds)
 const stepPartners = steps.map(partnersOf)
 const allowlist = stepPartners.flat().map((partner) => partner.address)
-// the sponsorship ceilings far above what the bench asks for: it measures the relay, not the policy
-const config = onboardingConfig({ ONBOARD_ALLOWLIST: allowlist.join(','), SPONSOR_DAILY_GAS: String(Number.MAX_SAFE_INTEGER) }, deployment)
-const clients = createChainClients(config.chains)
-const { support } = await checkChains(config.chains, clients, logger)
-const queue = createOnboardingQueue({ redis, namespace: `bench${randomUUID().slice(0, 8)}`, logger })
-const metrics = createMetrics()
-const ledger = createSponsorshipLedger({ ceilings: config.sponsorship })
-const relayer = startRelayer({
-  config: relayerConfig({ RELAYER_POLLING_INTERVAL_MS: '50', RELAYER_CONCURRENCY: args.concurrency }, deployment),
-  chains: config.chains,
-  clients,
-  queue,
-  sponsorship: { ledger, ceilings: config.sponsorship },
+// the sponsorship ceilings far above what the bench asks for and the budgets lifted (one client IP posts
+// everything): it measures the relay, not the policy
+const stack = await startOnboardingStack({
+  deployment,
+  allowlist,
+  redis,
+  namespace: `bench${randomUUID().slice(0, 8)}`,
   logger,
-  metrics,
+  env: { SPONSOR_DAILY_GAS: String(Number.MAX_SAFE_INTEGER) },
+  relayerEnv: { RELAYER_CONCURRENCY: args.concurrency },
+  http: { logger, rateLimits: createRateLimits({ enabled: false, logger }) },
 })
-const server = createHttpServer({
-  logger,
-  metrics,
-  rateLimits: createRateLimits({ enabled: false, logger }),
-  resolveClientIp: clientIpResolver([]),
-  bodyLimitBytes: 65_536,
-})
-server.addRoutes(
-  onboardingRoutes(Promise.resolve({ config, chains: clients, support, queue, ledger, metrics }), { readyWithinMs: config.deadlineMs }),
-)
-const target = `http://127.0.0.1:${await server.listen('127.0.0.1', 0)}`
 
 const rows: Array<Record<string, string | number>> = []
 for (const [index, step] of steps.entries()) {
   const result = await runOnboardLoad({
-    target,
+    target: stack.baseUrl,
     deployment,
     chainId: 42161,
     ratePerSecond: step.rate,
@@ -107,13 +82,10 @@ for (const [index, step] of steps.entries()) {
 
 printTable(rows)
 console.log(
-  `result: ${writeResult('onboard', { seconds, relayerConcurrency: Number(args.concurrency), queue: queue.kind, loadAverage: loadavg(), rows })}`,
+  `result: ${writeResult('onboard', { seconds, relayerConcurrency: Number(args.concurrency), queue: stack.queue.kind, loadAverage: loadavg(), rows })}`,
 )
 
-server.close()
-await relayer.stop()
-await queue.close()
-clients.close()
+await stack.stop()
 await redis.quit()
 await redisServer.dispose()
 await devnet.stop()

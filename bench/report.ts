@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { fileURLToPath } from 'node:url'
+import { loadAverage } from '../loadtest/cpu-meter.ts'
 
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url))
 
@@ -27,6 +28,12 @@ export function writeResult(name: string, figures: unknown): string {
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version }
   writeFileSync(file, JSON.stringify({ bench: name, at: new Date().toISOString(), machine, figures }, null, 2))
   return file
+}
+
+/** Prints the rows and writes them with the bench's arguments and the load average at its start and now. */
+export function reportRows(name: string, args: unknown, rows: Array<Record<string, string | number>>, loadBefore: string): void {
+  printTable(rows)
+  console.log(`written ${writeResult(name, { args, rows, loadAverage: { before: loadBefore, after: loadAverage() } })}`)
 }
 
 export const median = (values: number[]) => {

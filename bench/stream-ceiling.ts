@@ -13,7 +13,7 @@ import { buildLoadClient } from '../loadtest/native-stream-client.ts'
 import { clientGroups, loopbackSources, NativeStreamSession } from '../loadtest/native-stream-load.ts'
 import { totalRssMb } from '../loadtest/server-processes.ts'
 import { freePort, startNats } from '../test/support/servers.ts'
-import { printTable, writeResult } from './report.ts'
+import { reportRows } from './report.ts'
 import { startBaselineServer, startStreamService, type StreamServer } from './stream-servers.ts'
 
 const { values: args } = parseArgs({
@@ -106,8 +106,7 @@ try {
       }
     }
   }
-  printTable(rows)
-  console.log(`written ${writeResult('stream-ceiling', { args, rows, loadAverage: { before: loadBefore, after: loadAverage() } })}`)
+  reportRows('stream-ceiling', args, rows, loadBefore)
 } finally {
   await nc.close()
   await nats.dispose()

@@ -14,7 +14,7 @@ import { clientGroups, loopbackSources } from '../loadtest/native-stream-load.ts
 import { totalRssMb } from '../loadtest/server-processes.ts'
 import { freePort, startNats } from '../test/support/servers.ts'
 import { waitFor } from '../test/support/wait.ts'
-import { printTable, writeResult } from './report.ts'
+import { reportRows } from './report.ts'
 import { startStreamService } from './stream-servers.ts'
 
 const { values: args } = parseArgs({
@@ -132,8 +132,7 @@ console.log(`reconnect storm: ${clients} clients, ${args['first-share']} % on th
 try {
   const rows = []
   for (const mode of args.modes.split(',') as Array<'at-once' | 'paced'>) rows.push(await storm(mode))
-  printTable(rows)
-  console.log(`written ${writeResult('stream-storm', { args, rows, loadAverage: { before: loadBefore, after: loadAverage() } })}`)
+  reportRows('stream-storm', args, rows, loadBefore)
 } finally {
   await nc.close()
   await nats.dispose()

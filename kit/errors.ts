@@ -38,3 +38,18 @@ export class ServiceError extends Error {
     this.details = options.details
   }
 }
+
+/**
+ * A failed exchange with an outside system, of one kind from a closed list (the kinds double as a metric
+ * label). Each caller declares a subclass with its own kinds and name; the subclass is not generic, so an
+ * `instanceof` check narrows `kind` to that list.
+ */
+export abstract class ExchangeFailure<Kind extends string> extends Error {
+  constructor(
+    readonly kind: Kind,
+    message: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(message, options)
+  }
+}

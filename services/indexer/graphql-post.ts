@@ -1,3 +1,4 @@
+import { ExchangeFailure } from '../../kit/errors.ts'
 import { GraphqlEnvelope } from './subgraph-schemas.ts'
 
 // One GraphQL-over-HTTP exchange with the indexed source, and what can go wrong with it.
@@ -6,15 +7,8 @@ import { GraphqlEnvelope } from './subgraph-schemas.ts'
 export type FailureKind = 'timeout' | 'network_error' | 'http_error' | 'graphql_errors' | 'invalid_response'
 
 /** A failed exchange. The message completes "the indexed data source of chain N ..." for clients. */
-export class IndexerFailure extends Error {
+export class IndexerFailure extends ExchangeFailure<FailureKind> {
   override readonly name = 'IndexerFailure'
-  constructor(
-    readonly kind: FailureKind,
-    message: string,
-    options: { cause?: unknown } = {},
-  ) {
-    super(message, options)
-  }
 }
 
 /**

@@ -5,7 +5,7 @@ import { permitAllowedOn } from '../../schemas/onboarding.ts'
 import { permitUsdcAbi, tradingAbi } from '../venue-contracts/abis.ts'
 import type { ChainClients } from './chain-clients.ts'
 import type { ChainConfig } from './chain-config.ts'
-import { isContractRefusal } from './contract-refusal.ts'
+import { orUnreachable, unlessRefused } from './contract-refusal.ts'
 import { delegationTypeHash } from './typed-data.ts'
 
 /** What a chain's contracts can do, found at start: a half they cannot relay is refused with a 400 naming why. */
@@ -157,22 +157,9 @@ async function checkDelegationNames(chain: ChainConfig, client: PublicClient): P
 const sameHash = (a: Hex, b: Hex) => a.toLowerCase() === b.toLowerCase()
 
 /** The value, or undefined when the contract refuses the call; an unreachable node fails the start. */
-async function answers<T>(chainId: number, read: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await read()
-  } catch (error) {
-    if (isContractRefusal(error)) return undefined
-    throw unreachable(chainId, error)
-  }
-}
+const answers = <T>(chainId: number, read: () => Promise<T>) => unlessRefused(read, (error) => unreachable(chainId, error))
 
-async function reach<T>(chainId: number, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read()
-  } catch (error) {
-    throw unreachable(chainId, error)
-  }
-}
+const reach = <T>(chainId: number, read: () => Promise<T>) => orUnreachable(read, (error) => unreachable(chainId, error))
 
 function invalid(chainId: number, message: string): ServiceError {
   return new ServiceError('config_invalid', `invalid configuration for chain ${chainId}: ${message}`)

@@ -10,3 +10,22 @@ export function isContractRefusal(error: unknown): boolean {
     error.walk((cause) => cause instanceof ContractFunctionRevertedError || cause instanceof ContractFunctionZeroDataError) !== null
   )
 }
+
+/** What `read` resolves with, or `undefined` when the contract refuses it; any other failure is `unreachable(error)`. */
+export async function unlessRefused<T>(read: () => Promise<T>, unreachable: (error: unknown) => Error): Promise<T | undefined> {
+  try {
+    return await read()
+  } catch (error) {
+    if (isContractRefusal(error)) return undefined
+    throw unreachable(error)
+  }
+}
+
+/** What `read` resolves with; any failure is `unreachable(error)`. */
+export async function orUnreachable<T>(read: () => Promise<T>, unreachable: (error: unknown) => Error): Promise<T> {
+  try {
+    return await read()
+  } catch (error) {
+    throw unreachable(error)
+  }
+}

@@ -2,7 +2,7 @@ import { getAddress, hashTypedData, isAddressEqual, recoverTypedDataAddress, siz
 import { ServiceError } from '../../kit/errors.ts'
 import type { OnboardRequest } from '../../schemas/onboarding.ts'
 import type { ChainConnection } from './chain-clients.ts'
-import { isContractRefusal } from './contract-refusal.ts'
+import { orUnreachable, unlessRefused } from './contract-refusal.ts'
 import { delegationTypedData, permitTypedData } from './typed-data.ts'
 import { ERC1271_MAGIC_VALUE, erc1271Abi } from '../venue-contracts/abis.ts'
 
@@ -66,27 +66,14 @@ async function recoversTo(partner: Address, recover: () => Promise<Address>): Pr
 async function walletAccepts(client: PublicClient, wallet: Address, hash: Hex, signature: Hex): Promise<boolean> {
   const code = await onChain('read the partner code', () => client.getCode({ address: wallet }))
   if (!code || code === '0x') return false
-  try {
-    const answer = await client.readContract({
-      address: wallet,
-      abi: erc1271Abi,
-      functionName: 'isValidSignature',
-      args: [hash, signature],
-    })
-    return answer === ERC1271_MAGIC_VALUE
-  } catch (error) {
-    if (isContractRefusal(error)) return false
-    throw chainUnreachable('ask the partner wallet', error)
-  }
+  const answer = await unlessRefused(
+    () => client.readContract({ address: wallet, abi: erc1271Abi, functionName: 'isValidSignature', args: [hash, signature] }),
+    (error) => chainUnreachable('ask the partner wallet', error),
+  )
+  return answer === ERC1271_MAGIC_VALUE
 }
 
-async function onChain<T>(what: string, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read()
-  } catch (error) {
-    throw chainUnreachable(what, error)
-  }
-}
+const onChain = <T>(what: string, read: () => Promise<T>) => orUnreachable(read, (error) => chainUnreachable(what, error))
 
 /** A 500 (the spec lists no 502 for onboarding): the service could not do its part; the request may be sent again. */
 function chainUnreachable(what: string, cause: unknown): ServiceError {

@@ -3,6 +3,7 @@
 
 import { buildClientSchema, getIntrospectionQuery, isEnumType, type GraphQLSchema, type IntrospectionQuery } from 'graphql'
 import { acceptEnumStringLiterals } from '../../kit/graphql-enum-strings.ts'
+import { ExchangeFailure } from '../../kit/errors.ts'
 
 /** A subgraph answer the door passes on unchanged: any status below 500 (graph-node's 200s and 400s). */
 export interface UpstreamAnswer {
@@ -13,15 +14,9 @@ export interface UpstreamAnswer {
 
 export type UpstreamFailureKind = 'timeout' | 'network_error' | 'http_error' | 'invalid_schema'
 
-export class UpstreamFailure extends Error {
+/** The subgraph did not answer the door, or answered its introspection with something that is not a schema. */
+export class UpstreamFailure extends ExchangeFailure<UpstreamFailureKind> {
   override readonly name = 'UpstreamFailure'
-  constructor(
-    readonly kind: UpstreamFailureKind,
-    message: string,
-    options: { cause?: unknown } = {},
-  ) {
-    super(message, options)
-  }
 }
 
 /** POSTs `body` and reads the whole answer within `timeoutMs`; a 5xx or no answer is an `UpstreamFailure`. */

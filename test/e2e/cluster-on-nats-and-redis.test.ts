@@ -12,7 +12,7 @@ import { writeDeployment } from '../../deploy/devnet/devnet.ts'
 import { devnetChain } from '../support/devnet-chain.ts'
 import { postOnboarding, readJson } from '../support/http.ts'
 import { freePort, startNats, startRedis } from '../support/servers.ts'
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.ts'
+import { serviceProcessStarter } from '../support/service-process.ts'
 import { waitFor } from '../support/wait.ts'
 import { priceRow, rowBytes } from '../support/price-rows.ts'
 import { natsPriceBus } from '../../bus/nats-price-bus.ts'
@@ -40,13 +40,7 @@ const shared = {
   // the test is the proxy: each test names its own client address, so budgets do not spill between tests
   TRUSTED_PROXIES: '127.0.0.1',
 }
-const started: ServiceProcess[] = []
-const start = (roles: string[], env: Record<string, string> = {}) => {
-  const process_ = startServiceProcess(roles, { ...shared, ...env })
-  started.push(process_)
-  return process_
-}
-t.teardown(() => Promise.all(started.map((process_) => process_.stop())))
+const start = serviceProcessStarter(t, shared)
 
 const ingestor = start(['ingestor'], { SIM_TICKS_PER_SECOND: '5' })
 // a second partner, allowlisted beside the deployment's demo partner

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { writeDeployment } from '../../deploy/devnet/devnet.ts'
 import { readJson } from '../support/http.ts'
 import { freePort, startNats, startRedis } from '../support/servers.ts'
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.ts'
+import { serviceProcessStarter } from '../support/service-process.ts'
 import { waitFor } from '../support/wait.ts'
 import { devnetForFile } from '../support/shared-devnet.ts'
 
@@ -32,13 +32,7 @@ const shared = {
   OPS_PORT: '0',
   SIM_TICKS_PER_SECOND: '50',
 }
-const started: ServiceProcess[] = []
-const start = (roles: string[], env: Record<string, string> = {}) => {
-  const service = startServiceProcess(roles, { ...shared, ...env })
-  started.push(service)
-  return service
-}
-t.teardown(() => Promise.all(started.map((service) => service.stop())))
+const start = serviceProcessStarter(t, shared)
 
 const edgePort = await freePort()
 const [ingestor, edge, relayer] = [start(['ingestor']), start(['edge'], { PORT: String(edgePort) }), start(['relayer'])]

@@ -5,6 +5,7 @@ import type { Address } from 'viem'
 import type { Env } from '../../kit/env-parsing.ts'
 import { createMetrics, type Metrics } from '../../kit/metrics.ts'
 import type { DevnetDeployment } from '../../services/venue-contracts/deployment-record.ts'
+import type { HttpServerOptions } from '../../services/http/http-server.ts'
 import { checkChains } from '../../services/onboarding/chain-checks.ts'
 import { createChainClients, type ChainClients } from '../../services/onboarding/chain-clients.ts'
 import type { ChainConfig } from '../../services/onboarding/chain-config.ts'
@@ -32,6 +33,10 @@ export interface OnboardingStackOptions {
   logger?: Logger
   /** more onboarding variables, e.g. the sponsorship ceilings (SPONSOR_*) */
   env?: Env
+  /** more relayer variables, e.g. RELAYER_CONCURRENCY */
+  relayerEnv?: Env
+  /** the HTTP server's settings other than the defaults of `serveRoutes`, e.g. budgets lifted */
+  http?: Partial<HttpServerOptions>
 }
 
 /** The intake's routes on a real HTTP server and a relayer, on one queue: what the edge and relayer roles run. */
@@ -71,11 +76,15 @@ export async function startOnboardingStack(options: OnboardingStackOptions): Pro
     onboardingRoutes(Promise.resolve({ config, chains: clients, support: checks.support, queue, ledger, metrics }), {
       readyWithinMs: config.deadlineMs,
     }),
+    options.http,
   )
   const relayers: Relayer[] = []
   const start = () => {
     const relayer = startRelayer({
-      config: relayerConfig({ RELAYER_POLLING_INTERVAL_MS: '50', RELAYER_RECEIPT_TIMEOUT_MS: '20000' }, options.deployment),
+      config: relayerConfig(
+        { RELAYER_POLLING_INTERVAL_MS: '50', RELAYER_RECEIPT_TIMEOUT_MS: '20000', ...options.relayerEnv },
+        options.deployment,
+      ),
       chains: config.chains,
       clients,
       queue,

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
+import type { Test } from 'tap'
 import { spawnTiedToParent } from '../../deploy/devnet/child-process.ts'
 import { fileURLToPath } from 'node:url'
 import { START_DEADLINE_MS, withDeadline } from './wait.ts'
@@ -17,6 +18,23 @@ export interface ServiceProcess {
   exited: Promise<number | null>
   /** SIGTERM, and the exit code once it has exited */
   stop(): Promise<number | null>
+}
+
+/**
+ * A starter of service processes on settings they share (each call adds its own on top); every process it
+ * started is stopped when the test ends.
+ */
+export function serviceProcessStarter(
+  t: Test,
+  shared: Record<string, string>,
+): (roles: string[], env?: Record<string, string>) => ServiceProcess {
+  const started: ServiceProcess[] = []
+  t.teardown(() => Promise.all(started.map((service) => service.stop())))
+  return (roles, env = {}) => {
+    const service = startServiceProcess(roles, { ...shared, ...env })
+    started.push(service)
+    return service
+  }
 }
 
 /** Runs the service as users do (`tsx services/main.ts [roles]`) with the given environment. */

@@ -9,20 +9,13 @@ import type { PriceSnapshot, StatusRecord } from '../../../schemas/price.ts'
 import { oncePerFrame } from './once-per-frame.ts'
 import { watchStatus } from './status-watch.ts'
 
+const byId = (id: string) => document.querySelector<HTMLElement>(`#${id}`)!
 const table = document.querySelector<HTMLTableSectionElement>('#pairs tbody')!
-const connection = document.querySelector<HTMLElement>('#connection')!
-const counters = {
-  reconnects: document.querySelector<HTMLElement>('#reconnects')!,
-  gaps: document.querySelector<HTMLElement>('#gaps')!,
-  rereads: document.querySelector<HTMLElement>('#rereads')!,
-}
+const connection = byId('connection')
+const counters = { reconnects: byId('reconnects'), gaps: byId('gaps'), rereads: byId('rereads') }
 const events = document.querySelector<HTMLOListElement>('#events')!
-const feed = document.querySelector<HTMLElement>('#feed')!
-const outage = {
-  banner: document.querySelector<HTMLElement>('#outage')!,
-  since: document.querySelector<HTMLElement>('#outage-since')!,
-  affected: document.querySelector<HTMLElement>('#outage-affected')!,
-}
+const feed = byId('feed')
+const outage = { banner: byId('outage'), since: byId('outage-since'), affected: byId('outage-affected') }
 
 interface Line {
   row: HTMLTableRowElement
