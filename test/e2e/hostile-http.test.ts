@@ -104,6 +104,14 @@ t.test(`HTTP harness: ${BATCH * RUNS} generated requests (seed ${SEED})`, async 
   const get = (path: string, headers: Record<string, string> = {}) =>
     fetch(`${base}${path}`, { headers, signal: AbortSignal.timeout(FETCH_DEADLINE_MS) })
   await waitFor(async () => (await get('/v1/prices')).status === 200, { timeoutMs: 20_000, what: 'the first tick' })
+  // the onboarding intake loads after the edge listens (the cold start has its own test); until it has, a status
+  // read waits for it up to ONBOARD_DEADLINE_MS, longer than the answer deadline the harness holds every request to
+  const intakeStatus = () =>
+    fetch(`${base}/v1/onboard/0x${'cd'.repeat(32)}`, {
+      headers: { 'x-forwarded-for': '203.0.113.251' },
+      signal: AbortSignal.timeout(30_000),
+    })
+  await waitFor(async () => (await intakeStatus()).status === 404, { timeoutMs: 60_000, intervalMs: 500, what: 'the onboarding intake' })
   const document = (await (await get('/v1/openapi.json')).json()) as {
     paths: Record<string, Record<string, { responses: Record<string, unknown> }>>
   }
