@@ -106,16 +106,19 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
     onRefused: (reason, ip) => refused(reason === 'origin' ? 'origin' : 'upgrade_rate', ip),
     admit({ requestId, clientIp, budgetKey, query }) {
       // the replica's admission rate first: a reconnect storm is spread out before any snapshot is written
+      // a 503 is the replica's state (its admission rate, its ceiling, its shutdown), so it spends none
+      // of the client's upgrade budget: a client that honours Retry-After is not pushed into 429s
       const tooMany = upgradeRate.refusal()
       if (tooMany) {
         refused('admission_rate', clientIp)
-        return { admitted: false, reply: { status: 503, body: tooMany.body, contentType: 'application/json', headers: tooMany.headers } }
+        const reply = { status: 503, body: tooMany.body, contentType: 'application/json', headers: tooMany.headers }
+        return { admitted: false, reply, refundsBudget: true }
       }
       const admission = gate.admit(budgetKey, query)
       if (!admission.admitted) {
         refused(admission.reason, clientIp)
         const { status, body, headers } = admission
-        return { admitted: false, reply: { status, body, contentType: 'application/json', headers } }
+        return { admitted: false, reply: { status, body, contentType: 'application/json', headers }, refundsBudget: status === 503 }
       }
       const connection: StreamConnection = {
         requestId,
