@@ -12,11 +12,11 @@ import { applyClientMessage, MAX_CLIENT_MESSAGE_BYTES, rejected } from './client
 import type { StreamConnection } from './connection.ts'
 import { Delivery } from './delivery.ts'
 import { createFanOut } from './fan-out.ts'
-import { replyFrame, snapshotFrame } from './frames.ts'
+import { replyFrame } from './frames.ts'
 import { startHeartbeat } from './heartbeat.ts'
 import { MessageBudget } from './message-budget.ts'
-import type { PairFilter } from './pair-filter.ts'
 import { PublishedTicks } from './published-ticks.ts'
+import { SnapshotCache } from './snapshot-cache.ts'
 import { UpgradeAdmission } from './upgrade-admission.ts'
 import { UpgradeGate, type RejectionReason } from './upgrade-gate.ts'
 
@@ -74,7 +74,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
     maxRetrySeconds: config.STREAM_UPGRADE_RETRY_MAX_SECONDS,
   })
   const messagesPerMinute = config.RATE_LIMITS_ENABLED ? config.STREAM_MESSAGES_PER_SOCKET_PER_MINUTE : Infinity
-  const snapshotFor = cachedSnapshots(published)
+  const snapshots = new SnapshotCache(published)
 
   // Snapshots go out just after the open callback rather than in it: inside it the socket is corked,
   // and uWS assembles a message larger than its 16 KB cork buffer in the socket's own send buffer, which
@@ -82,7 +82,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
   const opening = new Set<StreamConnection>()
   const start = (connection: StreamConnection) => {
     opening.delete(connection)
-    delivery.add(connection, snapshotFor(connection.filter))
+    delivery.add(connection, snapshots.frameFor(connection.filter))
   }
   const startOpening = () => {
     for (const connection of opening) start(connection)
@@ -234,16 +234,6 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       for (const connection of connections) connection.socket?.end(1001, 'going away')
       log.info({ connections: connections.length, drained }, 'price stream closed')
     },
-  }
-}
-
-/** Snapshot frames; the unfiltered one, which most connections get, is built once per change. */
-function cachedSnapshots(published: PublishedTicks): (filter: PairFilter) => Buffer {
-  let everyPair: { version: number; frame: Buffer } | undefined
-  return (filter) => {
-    if (filter !== null) return snapshotFrame(published, filter)
-    if (everyPair?.version !== published.version) everyPair = { version: published.version, frame: snapshotFrame(published, null) }
-    return everyPair.frame
   }
 }
 
