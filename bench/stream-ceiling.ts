@@ -107,7 +107,9 @@ try {
     }
   }
   printTable(rows)
-  console.log(`written ${writeResult('stream-ceiling', { args, rows, loadAverage: { before: loadBefore, after: loadAverage() } })}`)
+  const figures = { args, rows, loadAverage: { before: loadBefore, after: loadAverage() } }
+  const written = writeResult('stream-ceiling', figures, { title: 'Stream ceiling: connections against p99 and memory', rows })
+  console.log(`written ${written} and its .html`)
 } finally {
   await nc.close()
   await nats.dispose()

@@ -31,10 +31,12 @@ export async function startStreamService(options: {
   cpus: string
   namespace?: string
   env?: Record<string, string>
+  /** node's own flags, e.g. --cpu-prof (which NODE_OPTIONS does not take) */
+  nodeArgs?: string[]
 }): Promise<StreamServer> {
   const { port, workers } = options
   const namespace = options.namespace ?? newNamespace()
-  const [command, ...launcher] = pinned(options.cpus, [process.execPath])
+  const [command, ...launcher] = pinned(options.cpus, [process.execPath, ...(options.nodeArgs ?? [])])
   entry ??= compiledService()
   // the primary's /metrics (edge worker n has its own on OPS_PORT + n)
   const opsPort = await freePort()

@@ -4,7 +4,8 @@
 // observers that stayed on the surviving edge, quiet and during the storm. Run twice: `at-once` (clients
 // reconnect at once, no admission rate) and `paced` (the edge's default admission rate, clients with
 // full-jitter backoff honouring Retry-After). Ticks at the real feed's rhythm (every pair per 400 ms slot).
-// Usage: npm run bench:stream-storm [-- --clients 15000 --first-share 90 --observers 200 --quiet 10 --modes at-once,paced]
+// Usage: npm run bench:stream-storm [-- --clients 15000 --first-share 90 --observers 200 --quiet 10 --modes at-once,paced
+//   --deadline-seconds 120 --cpu-prof-dir DIR]
 import { connect } from '@nats-io/transport-node'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
@@ -25,6 +26,8 @@ const { values: args } = parseArgs({
     quiet: { type: 'string', default: '10' },
     'deadline-seconds': { type: 'string', default: '120' },
     modes: { type: 'string', default: 'at-once,paced' },
+    /** writes a CPU profile of the surviving edge per run into this directory (node --cpu-prof) */
+    'cpu-prof-dir': { type: 'string' },
   },
 })
 const clients = Number(args.clients)
@@ -42,7 +45,15 @@ async function storm(mode: 'at-once' | 'paced') {
   const paced = { STREAM_UPGRADES_PER_SECOND: '1000', STREAM_UPGRADE_BURST: '1000' }
   const env = { ...paced, ...admission }
   const doomed = await startStreamService({ natsUrl: nats.url, workers: 1, port: first, cpus: '0', env })
-  const survivor = await startStreamService({ natsUrl: nats.url, workers: 1, port: second, cpus: '0', env, namespace: doomed.namespace })
+  const survivor = await startStreamService({
+    natsUrl: nats.url,
+    workers: 1,
+    port: second,
+    cpus: '0',
+    env,
+    namespace: doomed.namespace,
+    nodeArgs: args['cpu-prof-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof-dir']}`] : [],
+  })
   const publisher = new StampedTickPublisher(nc, doomed.namespace)
   await publisher.warm()
   const running = { on: true }
@@ -85,9 +96,10 @@ async function storm(mode: 'at-once' | 'paced') {
     await observers.reset()
     await sleep(Number(args.quiet) * 1000) // the quiet window being measured
     const quiet = await observers.report()
-    await Promise.all([...stormClients, observers].map((client) => client.reset()))
     const survivorPid = survivor.pids()[0]!
     let peakRssMb = totalRssMb([survivorPid])
+    // the clients' clocks start here, just before the kill: the time to every snapshot counts from it
+    await Promise.all([...stormClients, observers].map((client) => client.reset()))
     process.kill(doomed.pids()[0]!, 'SIGKILL')
     const killedAt = performance.now()
     let reports: ClientReport[] = []
@@ -133,7 +145,9 @@ try {
   const rows = []
   for (const mode of args.modes.split(',') as Array<'at-once' | 'paced'>) rows.push(await storm(mode))
   printTable(rows)
-  console.log(`written ${writeResult('stream-storm', { args, rows, loadAverage: { before: loadBefore, after: loadAverage() } })}`)
+  const figures = { args, rows, loadAverage: { before: loadBefore, after: loadAverage() } }
+  const written = writeResult('stream-storm', figures, { title: 'Reconnect storm', rows })
+  console.log(`written ${written} and its .html`)
 } finally {
   await nc.close()
   await nats.dispose()
