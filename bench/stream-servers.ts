@@ -64,7 +64,12 @@ export async function startStreamService(options: {
     { command: command!, args: launcher },
     entry,
   )
-  await waitFor(() => listeningPids(port).length === workers, { what: `${workers} edge process(es) listening`, timeoutMs: 60_000 })
+  // each probe runs `ss -p`, which reads every process's file table: polled gently, not to slow the start it waits for
+  await waitFor(() => listeningPids(port).length === workers, {
+    what: `${workers} edge process(es) listening`,
+    timeoutMs: 120_000,
+    intervalMs: 250,
+  })
   return {
     name: workers === 1 ? 'service' : `service, ${workers} workers`,
     port,
