@@ -106,7 +106,7 @@ try {
       }
     }
   }
-  reportRows('stream-ceiling', args, rows, loadBefore)
+  reportRows('stream-ceiling', args, rows, loadBefore, 'Stream ceiling: connections against p99 and memory')
 } finally {
   await nc.close()
   await nats.dispose()

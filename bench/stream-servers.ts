@@ -31,10 +31,12 @@ export async function startStreamService(options: {
   cpus: string
   namespace?: string
   env?: Record<string, string>
+  /** node's own flags, e.g. --cpu-prof (which NODE_OPTIONS does not take) */
+  nodeArgs?: string[]
 }): Promise<StreamServer> {
   const { port, workers } = options
   const namespace = options.namespace ?? newNamespace()
-  const [command, ...launcher] = pinned(options.cpus, [process.execPath])
+  const [command, ...launcher] = pinned(options.cpus, [process.execPath, ...(options.nodeArgs ?? [])])
   entry ??= compiledService()
   // the primary's /metrics (edge worker n has its own on OPS_PORT + n)
   const opsPort = await freePort()
@@ -62,7 +64,12 @@ export async function startStreamService(options: {
     { command: command!, args: launcher },
     entry,
   )
-  await waitFor(() => listeningPids(port).length === workers, { what: `${workers} edge process(es) listening`, timeoutMs: 60_000 })
+  // each probe runs `ss -p`, which reads every process's file table: polled gently, not to slow the start it waits for
+  await waitFor(() => listeningPids(port).length === workers, {
+    what: `${workers} edge process(es) listening`,
+    timeoutMs: 120_000,
+    intervalMs: 250,
+  })
   return {
     name: workers === 1 ? 'service' : `service, ${workers} workers`,
     port,

@@ -7,7 +7,7 @@ import type { LoadResult } from './load-result.ts'
 const require = createRequire(import.meta.url)
 const uplotFile = (name: string) => readFileSync(require.resolve(`uplot/dist/${name}`), 'utf8')
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 /** JSON inside a <script>: `<` escaped so no string can close the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')
 

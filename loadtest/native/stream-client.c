@@ -9,7 +9,9 @@
 // announces them. Latency is read from a tick's row when its last field is "t":<16-digit µs of
 // CLOCK_MONOTONIC>, which the load test's publisher appends (the edge forwards row bytes unchanged).
 // Refused upgrades (any status but 101) are counted, and with --reconnect a closed or refused connection
-// opens again: at once, or after a full-jitter exponential backoff that honours Retry-After.
+// opens again: at once, or after the client package's backoff (client/src/reconnect-delay.ts). A connection
+// that closed or could not connect tries the next port, as a load balancer would send it to another edge;
+// one refused by a server that answered (a 503 of its admission rate) retries the same port.
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -161,21 +163,27 @@ static void start_connect(int i) {
   epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
 }
 
-/* Full jitter (a uniform wait in [0, min(cap, base * 2^attempts)]), never sooner than Retry-After. */
+/* The client package's defaults and rule: full jitter, a uniform wait in [0, min(30 s, 500 ms * 2^attempts)],
+   and never sooner than Retry-After plus up to a second drawn at random. */
 static uint64_t backoff_us(conn_t *c, int retry_after_s) {
   if (opt.reconnect == RECONNECT_AT_ONCE) return 0;
-  uint64_t ceiling = 100000u << (c->attempts < 7 ? c->attempts : 7);
-  if (ceiling > 10000000u) ceiling = 10000000u;
+  uint64_t ceiling = 500000u << (c->attempts < 6 ? c->attempts : 6);
+  if (ceiling > 30000000u) ceiling = 30000000u;
   uint64_t wait = (uint64_t)rand() % (ceiling + 1);
-  uint64_t floor = (uint64_t)retry_after_s * 1000000u;
-  return wait > floor ? wait : floor + (uint64_t)rand() % (floor / 2 + 1);
+  if (retry_after_s <= 0) return wait;
+  uint64_t floor = (uint64_t)retry_after_s * 1000000u + (uint64_t)rand() % 1000001u;
+  return wait > floor ? wait : floor;
 }
+
+/* drop()'s second argument for a connection no server refused: it closed, or could not connect */
+#define NOT_REFUSED (-1)
 
 static void first_answer(conn_t *c) {
   if (!c->answered) c->answered = 1, answered++;
 }
 
-/* The connection is gone: counted, and opened again later when reconnecting (on the next port when refused). */
+/* The connection is gone: counted, and opened again later when reconnecting. `retry_after_s` is the
+   refusal's Retry-After (0 when it gave none), or NOT_REFUSED. */
 static void drop(int i, int retry_after_s) {
   conn_t *c = &conns[i];
   if (c->state == OPEN) {
@@ -192,9 +200,9 @@ static void drop(int i, int retry_after_s) {
   c->state = WAITING;
   c->retry_at = UINT64_MAX;
   if (opt.reconnect == RECONNECT_NEVER) return;
-  c->attempts++;
-  c->port_index = (c->port_index + 1) % opt.port_count;
+  if (retry_after_s == NOT_REFUSED) c->port_index = (c->port_index + 1) % opt.port_count;
   c->retry_at = now_us() + backoff_us(c, retry_after_s);
+  c->attempts++;
   to_open++;
   reconnects++;
 }
@@ -208,7 +216,7 @@ static void send_upgrade(int i) {
                         c->query, opt.ports[c->port_index], opt.origin);
   if (write(c->fd, request, (size_t)length) != length) {
     failed++;
-    drop(i, 0);
+    drop(i, NOT_REFUSED);
     return;
   }
   c->state = HANDSHAKE;
@@ -275,7 +283,7 @@ static void on_readable(int i) {
   if (r <= 0) {
     if (c->state == OPEN) closes++;
     else failed++;
-    drop(i, 0);
+    drop(i, NOT_REFUSED);
     return;
   }
   if (opt.quickack) {
@@ -318,7 +326,7 @@ static void on_readable(int i) {
     if (off + header + payload > len) {
       if (header + payload > sizeof buffer) { /* a frame this client cannot hold: count it as a close */
         closes++;
-        drop(i, 0);
+        drop(i, NOT_REFUSED);
         return;
       }
       break;
@@ -340,7 +348,7 @@ static void on_readable(int i) {
       }
     } else if (opcode == 8) {
       closes++;
-      drop(i, 0);
+      drop(i, NOT_REFUSED);
       return;
     }
     off += header + payload;
@@ -477,7 +485,7 @@ int main(int argc, char **argv) {
       if (c->state == CONNECTING) {
         if (events[k].events & (EPOLLERR | EPOLLHUP)) {
           failed++;
-          drop((int)id, 0);
+          drop((int)id, NOT_REFUSED);
           continue;
         }
         if (events[k].events & EPOLLOUT) send_upgrade((int)id);

@@ -1,6 +1,7 @@
 // The repository's native stream client, built by its own script and run against a real edge on a real
 // nats-server: a tiny realistic profile (random pairs, a share taking every pair, the feed's slot rhythm,
-// several source addresses), and reconnects paced by the edge's admission rate.
+// several source addresses), reconnects paced by the edge's admission rate, and the move to another port
+// (another edge) when one is gone.
 import t from 'tap'
 import { connect } from '@nats-io/transport-node'
 import { execFileSync } from 'node:child_process'
@@ -8,7 +9,7 @@ import { randomUUID } from 'node:crypto'
 import { pino } from 'pino'
 import { natsPriceBus } from '../../bus/nats-price-bus.ts'
 import { startTestEdge } from '../../test/support/edge-harness.ts'
-import { startNats } from '../../test/support/servers.ts'
+import { freePort, startNats } from '../../test/support/servers.ts'
 import { waitFor } from '../../test/support/wait.ts'
 import { buildLoadClient, LoadClient, type ClientReport } from '../native-stream-client.ts'
 import { NativeStreamSession } from '../native-stream-load.ts'
@@ -105,4 +106,39 @@ t.test('reconnecting with backoff: refusals of the admission rate are waited out
   t.equal(report!.refused503, report!.refused, 'every refusal a 503')
   t.equal(report!.reconnects, report!.refused, 'each refusal retried')
   t.match(report, { conns: 150, opened: 150, failed: 0, closes: 0, snapshots: 150 })
+})
+
+t.test('a port that refuses connections is left for the next; a 503 from a live edge is retried on that edge', async (t) => {
+  const edge = await startTestEdge({
+    bus,
+    env: {
+      RATE_LIMITS_ENABLED: 'false',
+      STREAM_ALLOWED_ORIGINS: '*',
+      STREAM_MAX_CONNECTIONS_PER_IP: '1000',
+      STREAM_UPGRADES_PER_SECOND: '100',
+      STREAM_UPGRADE_BURST: '40',
+      STREAM_UPGRADE_RETRY_MAX_SECONDS: '3',
+    },
+  })
+  t.teardown(edge.stop)
+  // nothing listens on the first port: every connection starts there, as on an edge that was killed
+  const client = new LoadClient({
+    binary,
+    ports: [await freePort(), Number(new URL(edge.baseUrl).port)],
+    count: 150,
+    pairs: 'rand:4',
+    reconnect: 'backoff',
+    inflight: 150,
+  })
+  t.teardown(() => client.close())
+  let report: ClientReport | undefined
+  await waitFor(async () => (report = await client.report()).withSnapshot === 150, {
+    what: 'every connection with its snapshot on the live edge',
+    timeoutMs: 20_000,
+  })
+  t.equal(report!.failed, 150, 'each connection failed once, on the dead port, and never went back to it')
+  t.ok(report!.refused503 > 0, `some upgrades refused by the live edge's admission rate (${report!.refused503})`)
+  t.equal(report!.refused503, report!.refused, 'every refusal a 503')
+  t.equal(report!.reconnects, report!.failed + report!.refused, 'each failure and refusal retried')
+  t.match(report, { conns: 150, opened: 150, closes: 0, snapshots: 150 })
 })

@@ -47,6 +47,11 @@ export class RequestPipeline {
     throw refusal(budget, state.budget)
   }
 
+  /** Gives back the point `takeBudget` took; the answer's headers then show the budget as it stands. */
+  async refundBudget(state: RequestState, budget: BudgetName, clientIp: string): Promise<void> {
+    state.budget = (await this.rateLimits.refund(budget, clientIp)) ?? state.budget
+  }
+
   /** Writes the reply once and counts it; `inHandler` while still in uWS's handler, where the response is corked already. */
   send(res: HttpResponse, state: RequestState, reply: Reply, inHandler: boolean): void {
     if (state.aborted || state.responded) return

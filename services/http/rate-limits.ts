@@ -15,6 +15,11 @@ export interface RateLimitDecision {
 export interface RateLimits {
   /** takes one point of the client's budget; the client counts by its budget key (see keyOf) */
   check(budget: BudgetName, clientIp: string): Promise<RateLimitDecision>
+  /**
+   * gives back the point a check took, for an answer that was not the client's doing: the budget as it then
+   * stands, or undefined when the store failed and the point stays taken
+   */
+  refund(budget: BudgetName, clientIp: string): Promise<RateLimitDecision | undefined>
   /** what a client address is counted by: the IPv4 address, or the configured IPv6 prefix */
   keyOf(clientIp: string): string
   /** 'redis' when budgets are shared between replicas */
@@ -43,7 +48,7 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
   const keyOf = budgetKeyer(options.ipv6PrefixBits)
   if (options.enabled === false) {
     const open: RateLimitDecision = { allowed: true, limit: 0, remaining: 0, resetSeconds: 0 }
-    return { store: 'disabled', keyOf, check: async () => open }
+    return { store: 'disabled', keyOf, check: async () => open, refund: async () => open }
   }
   const log = options.logger.child({ module: 'rate-limits' })
   const limiters = new Map<BudgetName, RateLimiterAbstract>()
@@ -78,6 +83,18 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
         // the store failed and so did its insurance: serve rather than refuse everyone
         log.error({ err: outcome, budget: budgetName }, 'rate-limit store failed, request let through')
         return { allowed: true, limit, remaining: limit, resetSeconds: windowSeconds }
+      }
+    },
+    async refund(budgetName, clientIp) {
+      const { points: limit } = figures.get(budgetName)!
+      const key = keyOf(clientIp)
+      try {
+        const result = await withFallback(limiters.get(budgetName)!.reward(key, 1), () => fallbacks.get(budgetName)!.reward(key, 1))
+        // a window that ended between the check and the refund starts over: never more than the limit left
+        return { allowed: true, limit, remaining: Math.min(limit, result.remainingPoints), resetSeconds: secondsUntil(result) }
+      } catch (failure) {
+        log.error({ err: failure, budget: budgetName }, 'rate-limit refund failed, the point stays taken')
+        return undefined
       }
     },
   }

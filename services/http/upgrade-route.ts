@@ -33,7 +33,10 @@ export interface UpgradeRequest {
   query: string
 }
 
-export type UpgradeDecision<UserData> = { admitted: true; userData: UserData } | { admitted: false; reply: Reply }
+export type UpgradeDecision<UserData> =
+  | { admitted: true; userData: UserData }
+  /** `refundsBudget`: the refusal is the replica's state, not the client's doing (a 503), so it spends none of the client's budget */
+  | { admitted: false; reply: Reply; refundsBudget?: boolean }
 
 /** What the upgrade stages read of the server. */
 export interface UpgradeServer {
@@ -96,6 +99,7 @@ async function admit<UserData>(
   try {
     if (plan.budget) await pipeline.takeBudget(state, plan.budget, request.clientIp, plan.route.budgetRefusal ?? restBudgetRefusal)
     const decision = await plan.route.admit(request)
+    if (!decision.admitted && decision.refundsBudget && plan.budget) await pipeline.refundBudget(state, plan.budget, request.clientIp)
     if (state.aborted) {
       if (decision.admitted) plan.route.abandon(decision.userData)
       return

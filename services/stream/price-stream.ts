@@ -12,11 +12,11 @@ import { applyClientMessage, MAX_CLIENT_MESSAGE_BYTES, rejected } from './client
 import type { StreamConnection } from './connection.ts'
 import { Delivery } from './delivery.ts'
 import { createFanOut } from './fan-out.ts'
-import { replyFrame, snapshotFrame } from './frames.ts'
+import { replyFrame } from './frames.ts'
 import { startHeartbeat } from './heartbeat.ts'
 import { MessageBudget } from './message-budget.ts'
-import type { PairFilter } from './pair-filter.ts'
 import { PublishedTicks } from './published-ticks.ts'
+import { SnapshotCache } from './snapshot-cache.ts'
 import { UpgradeAdmission } from './upgrade-admission.ts'
 import { UpgradeGate, type RejectionReason } from './upgrade-gate.ts'
 
@@ -74,7 +74,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
     maxRetrySeconds: config.STREAM_UPGRADE_RETRY_MAX_SECONDS,
   })
   const messagesPerMinute = config.RATE_LIMITS_ENABLED ? config.STREAM_MESSAGES_PER_SOCKET_PER_MINUTE : Infinity
-  const snapshotFor = cachedSnapshots(published)
+  const snapshots = new SnapshotCache(published)
 
   // Snapshots go out just after the open callback rather than in it: inside it the socket is corked,
   // and uWS assembles a message larger than its 16 KB cork buffer in the socket's own send buffer, which
@@ -82,7 +82,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
   const opening = new Set<StreamConnection>()
   const start = (connection: StreamConnection) => {
     opening.delete(connection)
-    delivery.add(connection, snapshotFor(connection.filter))
+    delivery.add(connection, snapshots.frameFor(connection.filter))
   }
   const startOpening = () => {
     for (const connection of opening) start(connection)
@@ -106,16 +106,19 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
     onRefused: (reason, ip) => refused(reason === 'origin' ? 'origin' : 'upgrade_rate', ip),
     admit({ requestId, clientIp, budgetKey, query }) {
       // the replica's admission rate first: a reconnect storm is spread out before any snapshot is written
+      // a 503 is the replica's state (its admission rate, its ceiling, its shutdown), so it spends none
+      // of the client's upgrade budget: a client that honours Retry-After is not pushed into 429s
       const tooMany = upgradeRate.refusal()
       if (tooMany) {
         refused('admission_rate', clientIp)
-        return { admitted: false, reply: { status: 503, body: tooMany.body, contentType: 'application/json', headers: tooMany.headers } }
+        const reply = { status: 503, body: tooMany.body, contentType: 'application/json', headers: tooMany.headers }
+        return { admitted: false, reply, refundsBudget: true }
       }
       const admission = gate.admit(budgetKey, query)
       if (!admission.admitted) {
         refused(admission.reason, clientIp)
         const { status, body, headers } = admission
-        return { admitted: false, reply: { status, body, contentType: 'application/json', headers } }
+        return { admitted: false, reply: { status, body, contentType: 'application/json', headers }, refundsBudget: status === 503 }
       }
       const connection: StreamConnection = {
         requestId,
@@ -231,16 +234,6 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       for (const connection of connections) connection.socket?.end(1001, 'going away')
       log.info({ connections: connections.length, drained }, 'price stream closed')
     },
-  }
-}
-
-/** Snapshot frames; the unfiltered one, which most connections get, is built once per change. */
-function cachedSnapshots(published: PublishedTicks): (filter: PairFilter) => Buffer {
-  let everyPair: { version: number; frame: Buffer } | undefined
-  return (filter) => {
-    if (filter !== null) return snapshotFrame(published, filter)
-    if (everyPair?.version !== published.version) everyPair = { version: published.version, frame: snapshotFrame(published, null) }
-    return everyPair.frame
   }
 }
 

@@ -9,7 +9,9 @@ import type { PairFilter } from './pair-filter.ts'
 export class PublishedTicks {
   readonly seq = new Float64Array(PAIRS.length)
   readonly rows = new Array<Buffer | undefined>(PAIRS.length)
-  /** changes with every record, so derived frames can be cached */
+  /** records per asset: a frame built from some assets is current while their count is unchanged */
+  readonly changes = new Float64Array(PAIRS.length)
+  /** records over every asset */
   version = 0
   /** the sum of `seq` over every asset */
   private total = 0
@@ -18,7 +20,16 @@ export class PublishedTicks {
     this.total += seq - this.seq[pairId]!
     this.seq[pairId] = seq
     this.rows[pairId] = row
+    this.changes[pairId]!++
     this.version++
+  }
+
+  /** The records of the assets of a filter: it grows whenever one of them changes. */
+  changesOver(filter: PairFilter): number {
+    if (filter === null) return this.version
+    let sum = 0
+    for (const pairId of filter) sum += this.changes[pairId]!
+    return sum
   }
 
   /** The sum of `seq` over the assets of a filter. */

@@ -1,8 +1,10 @@
 import t from 'tap'
+import WebSocket from 'ws'
 import { seededRandom } from '../../../kit/seeded-random.ts'
 import { startTestEdge } from '../../../test/support/edge-harness.ts'
 import { metricValue } from '../../../test/support/metrics.ts'
 import { rawUpgrade } from '../../../test/support/raw-ws.ts'
+import { waitFor, withDeadline } from '../../../test/support/wait.ts'
 import { UpgradeAdmission } from '../upgrade-admission.ts'
 
 /** An admission whose clock the test moves. */
@@ -79,4 +81,71 @@ t.test('the edge answers upgrades past the admission rate with 503, Retry-After 
     details: { retryAfterSeconds: retryAfter, limit: { upgradesPerSecond: 1 } },
   })
   t.equal(await metricValue(edge.metrics.streamRejectedUpgrades, { reason: 'admission_rate' }), 1)
+})
+
+/** An upgrade by the `ws` package, as a Node client sends it: the answer's status and headers, and its body when refused. */
+function wsUpgrade(url: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const socket = new WebSocket(url)
+  const answered = new Promise<{ status: number; headers: Record<string, string>; body: string }>((resolve, reject) => {
+    const headersOf = (response: { headers: Record<string, string | string[] | undefined> }) =>
+      Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, String(value)]))
+    socket.once('upgrade', (response) => {
+      resolve({ status: response.statusCode!, headers: headersOf(response), body: '' })
+      socket.terminate()
+    })
+    socket.once('unexpected-response', (_request, response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.once('end', () => {
+        resolve({ status: response.statusCode!, headers: headersOf(response), body: Buffer.concat(chunks).toString() })
+        socket.terminate()
+      })
+    })
+    socket.once('error', reject)
+  })
+  return withDeadline(answered, 5_000, 'the upgrade to be answered')
+}
+
+t.test('a 503 of the admission rate spends none of the per-IP upgrade budget, and says so in its headers', async (t) => {
+  const edge = await startTestEdge({
+    env: {
+      STREAM_UPGRADES_PER_SECOND: '1',
+      STREAM_UPGRADE_BURST: '1',
+      STREAM_UPGRADE_RETRY_MAX_SECONDS: '7',
+      STREAM_UPGRADES_PER_IP_PER_MINUTE: '3',
+    },
+  })
+  t.teardown(edge.stop)
+  const first = await wsUpgrade(edge.streamUrl)
+  t.same([first.status, first.headers['x-ratelimit-limit'], first.headers['x-ratelimit-remaining']], [101, '3', '2'], 'one point spent')
+
+  // more refusals than the whole budget, all within the second before the next place: none of them a 429
+  const refused = await Promise.all(Array.from({ length: 4 }, () => wsUpgrade(edge.streamUrl)))
+  t.same(
+    refused.map((answer) => [answer.status, answer.headers['x-ratelimit-limit'], answer.headers['x-ratelimit-remaining']]),
+    Array.from({ length: 4 }, () => [503, '3', '2']),
+    'every 503 leaves the budget where the 101 left it',
+  )
+  const answer = refused[0]!
+  const retryAfter = Number(answer.headers['retry-after'])
+  t.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 7, `Retry-After ${retryAfter} within [1, 7]`)
+  const reset = Number(answer.headers['x-ratelimit-reset'])
+  t.ok(Number.isInteger(reset) && reset >= 1 && reset <= 60, `x-ratelimit-reset ${reset} within the minute's window`)
+  t.equal(answer.headers['content-type'], 'application/json')
+  t.same(JSON.parse(answer.body), {
+    error: 'Service Unavailable',
+    message: `this replica admits 1 stream upgrades per second: retry in ${retryAfter} seconds`,
+    details: { retryAfterSeconds: retryAfter, limit: { upgradesPerSecond: 1 } },
+  })
+
+  // retrying until a place frees (each further 503 free as well), the next admitted upgrade spends the second point
+  const admitted = await waitFor(
+    async () => {
+      const attempt = await wsUpgrade(edge.streamUrl)
+      return attempt.status === 101 && attempt
+    },
+    { what: 'the admission rate to admit again', timeoutMs: 10_000, intervalMs: 100 },
+  )
+  t.equal(admitted.headers['x-ratelimit-remaining'], '1')
+  t.equal(await metricValue(edge.metrics.rateLimited, { budget: 'streamUpgrades' }), 0, 'no upgrade was refused by the budget')
 })

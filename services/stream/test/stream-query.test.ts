@@ -1,0 +1,32 @@
+import t from 'tap'
+import { pairByName } from '../../../schemas/pairs.ts'
+import { parseStreamQuery } from '../stream-query.ts'
+
+const ids = (...names: string[]) => new Set(names.map((name) => pairByName(name)!.id))
+
+t.test('the plain spellings and the ones URLSearchParams decodes give the same filter', async (t) => {
+  t.same(parseStreamQuery(''), { ok: true, filter: null }, 'no query: every pair')
+  const cases: Array<[string, Set<number>]> = [
+    ['pairs=BTC-USD,ETH-USD', ids('BTC-USD', 'ETH-USD')],
+    ['pairs=BTC%2DUSD,ETH-USD', ids('BTC-USD', 'ETH-USD')],
+    ['pairs=BTC-USD%2CETH-USD', ids('BTC-USD', 'ETH-USD')],
+    ['pairs=US500-USD,SPX-USD', ids('US500-USD')],
+    ['pairs=BTC-USD,BTC-USD', ids('BTC-USD')],
+  ]
+  for (const [query, filter] of cases) t.same(parseStreamQuery(query), { ok: true, filter }, query)
+})
+
+t.test('what the schema refuses is refused the same way, whichever path read it', async (t) => {
+  const refusals: Array<[string, string, Array<string | number>]> = [
+    ['pairs=BTC-USD,DOGE-USD', 'custom', ['pairs', 1]],
+    ['pairs=BTC%2DUSD,DOGE-USD', 'custom', ['pairs', 1]],
+    ['pairs=', 'custom', ['pairs', 0]],
+    ['pairs=BTC-USD+', 'custom', ['pairs', 0]],
+    ['pairs=BTC-USD&pairs=ETH-USD', 'invalid_type', ['pairs']],
+    ['pairs=BTC-USD&depth=1', 'unrecognized_keys', []],
+  ]
+  for (const [query, code, path] of refusals) {
+    const parsed = parseStreamQuery(query)
+    t.same(parsed.ok ? undefined : [parsed.issues[0]!.code, parsed.issues[0]!.path], [code, path], query)
+  }
+})
