@@ -37,7 +37,7 @@ function productionInstall(dir: string): void {
 t.test('the compiled build serves prices with plain node, without tsx or any dev dependency', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'venue-build-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  // `npm test` type-checks the tree first; here only the emit and the assets are under test
+  // `npm test` type-checks the tree (test/architecture/type-check.test.ts); here only the emit and the assets are under test
   build({ outDir: join(dir, 'dist'), noCheck: true })
   productionInstall(dir)
   const main = join(dir, 'dist', 'services', 'main.js')
