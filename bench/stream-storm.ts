@@ -3,7 +3,8 @@
 // every client holds a snapshot again, refused upgrades, the surviving edge's peak RSS, and the p99 of
 // observers that stayed on the surviving edge, quiet and during the storm. Run twice: `at-once` (clients
 // reconnect at once, no admission rate) and `paced` (the edge's default admission rate, clients with
-// full-jitter backoff honouring Retry-After). Ticks at the real feed's rhythm (every pair per 400 ms slot).
+// full-jitter backoff honouring Retry-After). Ticks at the real feed's rhythm (every pair per 400 ms slot). After
+// the storm the observers are measured once more (settled): the survivor then holds every client.
 // Usage: npm run bench:stream-storm [-- --clients 15000 --first-share 90 --observers 200 --quiet 10 --modes at-once,paced
 //   --deadline-seconds 120 --cpu-prof-dir DIR]
 import { connect } from '@nats-io/transport-node'
@@ -114,6 +115,11 @@ async function storm(mode: 'at-once' | 'paced') {
       { what: 'every client with a snapshot again', timeoutMs: Number(args['deadline-seconds']) * 1000, intervalMs: 100 },
     ).catch(() => false)
     const observed = await observers.report()
+    // the same observers once the storm is over: the survivor now holds every client, so this separates what the
+    // storm costs from what holding all the connections on one edge costs
+    await observers.reset()
+    await sleep(Number(args.quiet) * 1000)
+    const settled = await observers.report()
     const row = {
       mode,
       clients,
@@ -130,7 +136,10 @@ async function storm(mode: 'at-once' | 'paced') {
       'observer quiet p99 ms': quiet.p99ms,
       'observer storm p99 ms': observed.p99ms,
       'p99 ratio': Math.round((observed.p99ms / quiet.p99ms) * 100) / 100,
+      'observer settled p99 ms': settled.p99ms,
+      'storm / settled p99': Math.round((observed.p99ms / settled.p99ms) * 100) / 100,
       'observer seq gaps': observed.seqGaps + observed.gaps,
+      'observer settled seq gaps': settled.seqGaps + settled.gaps,
     }
     console.log(JSON.stringify(row))
     return row
