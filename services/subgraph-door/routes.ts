@@ -43,15 +43,16 @@ export function subgraphDoorRoutes(deps: {
       return refuse('body_size', 413, graphqlErrorBody(`request body is larger than ${config.maxBodyBytes} bytes`))
     }
     try {
-      const request = readDoorRequest(context.body)
-      const document = parseQuery(request.query, config.limits)
-      const url = (await deps.urls)[chainId]
-      const schema = await schemas.get(chain, () => readSubgraphSchema(url, config.timeoutMs))
-      checkQueryCost(schema, document, request, config.limits)
-
       let forwarded = false
-      const key = `${chain}\n${JSON.stringify([request.query, request.variables ?? null, request.operationName ?? null])}`
+      // keyed by the exact bytes: a body answered within the cache's time is answered again without being read,
+      // parsed or costed; a refusal is not kept, so it is decided anew each time
+      const key = `${chain}\n${context.body.toString('latin1')}`
       const reply = await answers.get(key, async () => {
+        const request = readDoorRequest(context.body)
+        const document = parseQuery(request.query, config.limits)
+        const url = (await deps.urls)[chainId]
+        const schema = await schemas.get(chain, () => readSubgraphSchema(url, config.timeoutMs))
+        checkQueryCost(schema, document, request, config.limits)
         forwarded = true
         const upstream = await forwardToSubgraph(url, context.body, config.timeoutMs)
         const encoded = EncodedBody.of(upstream.body)
