@@ -6,7 +6,7 @@ import t from 'tap'
 import { connect } from '@nats-io/transport-node'
 import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { pino } from 'pino'
+import { silentLogger } from '../../test/support/silent-logger.ts'
 import { natsPriceBus } from '../../bus/nats-price-bus.ts'
 import { startTestEdge } from '../../test/support/edge-harness.ts'
 import { freePort, startNats } from '../../test/support/servers.ts'
@@ -17,7 +17,7 @@ import { NativeStreamSession } from '../native-stream-load.ts'
 const nats = await startNats()
 t.teardown(() => nats.dispose())
 const namespace = `native${randomUUID().slice(0, 8)}`
-const bus = await natsPriceBus({ servers: nats.url, namespace, name: 'native-client-test', logger: pino({ level: 'silent' }) })
+const bus = await natsPriceBus({ servers: nats.url, namespace, name: 'native-client-test', logger: silentLogger() })
 t.teardown(() => bus.close())
 const nc = await connect({ servers: nats.url, name: 'native-client-test-publisher' })
 t.teardown(() => nc.close())
