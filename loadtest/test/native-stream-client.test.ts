@@ -2,7 +2,7 @@
 // nats-server: a tiny realistic profile (random pairs, a share taking every pair, the feed's slot rhythm,
 // several source addresses), reconnects paced by the edge's admission rate, and the move to another port
 // (another edge) when one is gone.
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { connect } from '@nats-io/transport-node'
 import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
@@ -75,7 +75,8 @@ t.test('a tiny realistic profile: every tick of the pairs taken arrives in seq o
   )
 })
 
-t.test('reconnecting with backoff: refusals of the admission rate are waited out until every connection has its snapshot', async (t) => {
+/** An edge that admits 100 upgrades a second after a burst of 40, telling refused clients to retry within 3 s. */
+async function startPacedEdge(t: Test) {
   const edge = await startTestEdge({
     bus,
     env: {
@@ -88,6 +89,18 @@ t.test('reconnecting with backoff: refusals of the admission rate are waited out
     },
   })
   t.teardown(edge.stop)
+  return edge
+}
+
+/** The client's report once `count` connections hold a snapshot. */
+async function everySnapshot(client: LoadClient, count: number, what: string): Promise<ClientReport> {
+  let report: ClientReport | undefined
+  await waitFor(async () => (report = await client.report()).withSnapshot === count, { what, timeoutMs: 20_000 })
+  return report!
+}
+
+t.test('reconnecting with backoff: refusals of the admission rate are waited out until every connection has its snapshot', async (t) => {
+  const edge = await startPacedEdge(t)
   const client = new LoadClient({
     binary,
     ports: [Number(new URL(edge.baseUrl).port)],
@@ -97,30 +110,15 @@ t.test('reconnecting with backoff: refusals of the admission rate are waited out
     inflight: 150,
   })
   t.teardown(() => client.close())
-  let report: ClientReport | undefined
-  await waitFor(async () => (report = await client.report()).withSnapshot === 150, {
-    what: 'every connection with its snapshot',
-    timeoutMs: 20_000,
-  })
-  t.ok(report!.refused > 0, `some upgrades refused at first (${report!.refused})`)
-  t.equal(report!.refused503, report!.refused, 'every refusal a 503')
-  t.equal(report!.reconnects, report!.refused, 'each refusal retried')
+  const report = await everySnapshot(client, 150, 'every connection with its snapshot')
+  t.ok(report.refused > 0, `some upgrades refused at first (${report.refused})`)
+  t.equal(report.refused503, report.refused, 'every refusal a 503')
+  t.equal(report.reconnects, report.refused, 'each refusal retried')
   t.match(report, { conns: 150, opened: 150, failed: 0, closes: 0, snapshots: 150 })
 })
 
 t.test('a port that refuses connections is left for the next; a 503 from a live edge is retried on that edge', async (t) => {
-  const edge = await startTestEdge({
-    bus,
-    env: {
-      RATE_LIMITS_ENABLED: 'false',
-      STREAM_ALLOWED_ORIGINS: '*',
-      STREAM_MAX_CONNECTIONS_PER_IP: '1000',
-      STREAM_UPGRADES_PER_SECOND: '100',
-      STREAM_UPGRADE_BURST: '40',
-      STREAM_UPGRADE_RETRY_MAX_SECONDS: '3',
-    },
-  })
-  t.teardown(edge.stop)
+  const edge = await startPacedEdge(t)
   // nothing listens on the first port: every connection starts there, as on an edge that was killed
   const client = new LoadClient({
     binary,
@@ -131,14 +129,10 @@ t.test('a port that refuses connections is left for the next; a 503 from a live 
     inflight: 150,
   })
   t.teardown(() => client.close())
-  let report: ClientReport | undefined
-  await waitFor(async () => (report = await client.report()).withSnapshot === 150, {
-    what: 'every connection with its snapshot on the live edge',
-    timeoutMs: 20_000,
-  })
-  t.equal(report!.failed, 150, 'each connection failed once, on the dead port, and never went back to it')
-  t.ok(report!.refused503 > 0, `some upgrades refused by the live edge's admission rate (${report!.refused503})`)
-  t.equal(report!.refused503, report!.refused, 'every refusal a 503')
-  t.equal(report!.reconnects, report!.failed + report!.refused, 'each failure and refusal retried')
+  const report = await everySnapshot(client, 150, 'every connection with its snapshot on the live edge')
+  t.equal(report.failed, 150, 'each connection failed once, on the dead port, and never went back to it')
+  t.ok(report.refused503 > 0, `some upgrades refused by the live edge's admission rate (${report.refused503})`)
+  t.equal(report.refused503, report.refused, 'every refusal a 503')
+  t.equal(report.reconnects, report.failed + report.refused, 'each failure and refusal retried')
   t.match(report, { conns: 150, opened: 150, closes: 0, snapshots: 150 })
 })
