@@ -33,14 +33,19 @@ export async function openStream(url: string, options: WebSocket.ClientOptions =
 
 /**
  * Publishes a batch at a time until the edge reports `count` lagging connections: a paused reader's
- * kernel buffers fill first, then the server's own buffer passes the limit.
+ * kernel buffers fill first, then the server's own buffer passes the limit. A batch may be asynchronous,
+ * e.g. to let a reading client catch up before the next one.
  */
-export async function publishUntilLagging(edge: TestEdge, publishBatch: () => void, count = 1): Promise<void> {
+export async function publishUntilLagging(
+  edge: TestEdge,
+  publishBatch: () => void | Promise<void>,
+  { count = 1, timeoutMs = 20_000 }: { count?: number; timeoutMs?: number } = {},
+): Promise<void> {
   await waitFor(
     async () => {
-      publishBatch()
+      await publishBatch()
       return (await metricValue(edge.metrics.streamLaggingConnections)) === count
     },
-    { what: `${count} lagging connection(s)`, timeoutMs: 20_000 },
+    { what: `${count} lagging connection(s)`, timeoutMs },
   )
 }

@@ -3,7 +3,7 @@ import { startTestEdge } from '../../../test/support/edge-harness.ts'
 import { metricValue } from '../../../test/support/metrics.ts'
 import { bulkyRowBytes, priceRow, rowBytes } from '../../../test/support/price-rows.ts'
 import { RawStreamClient } from '../../../test/support/raw-ws.ts'
-import { openStream } from '../../../test/support/stream-clients.ts'
+import { openStream, publishUntilLagging } from '../../../test/support/stream-clients.ts'
 import { waitFor } from '../../../test/support/wait.ts'
 
 t.test(
@@ -25,13 +25,13 @@ t.test(
     }
     // the reading client is read by this process, which also publishes: it is let catch up after every batch, so
     // on a busy machine it stays well below the limit while the paused one crosses it
-    await waitFor(
+    await publishUntilLagging(
+      edge,
       async () => {
         publish(100)
         await reader.messages.waitFor((message) => message.seq === published, 'the reading client to keep up', { timeoutMs: 20_000 })
-        return (await metricValue(edge.metrics.streamLaggingConnections)) === 1
       },
-      { what: 'the paused connection to lag', timeoutMs: 40_000 },
+      { timeoutMs: 40_000 },
     )
     publish(25)
     const publishedWhilePaused = published
