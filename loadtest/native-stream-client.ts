@@ -144,6 +144,12 @@ export class LoadClient {
   }
 }
 
+/**
+ * Added to a stamp (µs of the monotonic clock, as the native client reads it) so that its 16 digits never
+ * start with 0: the row stays valid JSON, which the service parses (its candle writer) as it parses the feed's.
+ */
+const STAMP_OFFSET_US = 10n ** 15n
+
 /** Publishes rows stamped with their publish time (the native client's latency source) on the service's bus. */
 export class StampedTickPublisher {
   private readonly subjects: string[]
@@ -163,8 +169,8 @@ export class StampedTickPublisher {
   }
 
   private publish(pairId: number): void {
-    const micros = (process.hrtime.bigint() / 1000n).toString().padStart(16, '0')
-    this.nc.publish(this.subjects[pairId]!, Buffer.from(`${this.heads[pairId]}${micros}}`))
+    const stamp = STAMP_OFFSET_US + process.hrtime.bigint() / 1000n
+    this.nc.publish(this.subjects[pairId]!, Buffer.from(`${this.heads[pairId]}${stamp}}`))
   }
 
   /** One row per pair, so snapshots carry every row. */

@@ -6,8 +6,9 @@
 //   stdin "report" (answer "REPORT {json}"); stdin "quit" or end of input: exit.
 // Per connection it checks the frames of spec 6.1: the snapshot's per-pair seq baselines, then every tick's
 // seq is the pair's previous one plus one (a jump is a seq gap); `gap` frames are counted as the server
-// announces them. Latency is read from a tick's row when its last field is "t":<16-digit µs of
-// CLOCK_MONOTONIC>, which the load test's publisher appends (the edge forwards row bytes unchanged).
+// announces them. Latency is read from a tick's row when its last field is "t":<16 digits: 10^15 plus the µs
+// of CLOCK_MONOTONIC>, which the load test's publisher appends (the edge forwards row bytes unchanged); the
+// offset keeps the number free of leading zeros, so the row stays JSON the service can parse.
 // Refused upgrades (any status but 101) are counted, and with --reconnect a closed or refused connection
 // opens again: at once, or after the client package's backoff (client/src/reconnect-delay.ts). A connection
 // that closed or could not connect tries the next port, as a load balancer would send it to another edge;
@@ -240,6 +241,9 @@ static void read_snapshot(conn_t *c, const unsigned char *p, const unsigned char
   }
 }
 
+/* added to a stamp so that its 16 digits never start with 0 (JSON numbers have no leading zeros) */
+#define STAMP_OFFSET_US 1000000000000000ULL
+
 /* A tick: {"type":"tick","seq":N,"data":{...,"pair":"A/B",...[,"t":<16 digits>]}} */
 static void read_tick(conn_t *c, const unsigned char *p, const unsigned char *end, uint64_t now) {
   msgs++;
@@ -258,7 +262,7 @@ static void read_tick(conn_t *c, const unsigned char *p, const unsigned char *en
   if (end - p > 24 && memcmp(end - 22, "\"t\":", 4) == 0) {
     uint64_t stamp = 0;
     for (const unsigned char *d = end - 18; d < end - 2; d++) stamp = stamp * 10 + (uint64_t)(*d - '0');
-    record_latency((int64_t)now - (int64_t)stamp);
+    record_latency((int64_t)now - (int64_t)(stamp - STAMP_OFFSET_US));
   }
 }
 
