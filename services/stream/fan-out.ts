@@ -4,12 +4,18 @@ import type { PublishedTicks } from './published-ticks.ts'
 
 export interface FanOutOptions {
   published: PublishedTicks
-  /** how long fan-out may hold the event loop in one turn; later ticks wait for the end of the turn */
+  /** how long fan-out may send in one turn of the event loop; the rest of that turn's ticks conflate */
   sliceMs: number
   /** sends one tick frame to every connection that wants the pair; `droppedBefore` ticks of it were conflated away */
   deliver(pairId: number, frame: Buffer, droppedBefore: number): void
-  /** waiting ticks are about to go out, `dropped` of them having been conflated away across pairs */
+  /** conflated ticks are about to go out, `dropped` of them having been superseded across pairs */
   announceConflation(dropped: number): void
+}
+
+interface Arrival {
+  pairId: number
+  seq: number
+  row: Buffer
 }
 
 export interface FanOut {
@@ -19,50 +25,59 @@ export interface FanOut {
 }
 
 /**
- * Numbers every tick (`seq` per asset, process-wide) and sends it on. While fan-out keeps up, each tick
- * goes out as it arrives. Once fan-out has held one turn of the event loop for `sliceMs`, later ticks of
- * that turn wait, keeping only the latest row per pair, and go out together at the end of the turn: at
- * most one frame per pair, preceded by a gap for what was superseded. Taking a tick off the bus stays
- * cheap however far behind the process is, so latency stays bounded instead of piling up in the bus
- * client and the event loop.
+ * Numbers every tick (`seq` per asset, process-wide) and sends it on. The ticks of one read from the bus go
+ * out together once it is parsed, in arrival order: every frame published before uWebSockets.js's
+ * end-of-turn write leaves in one send per socket, where frames published on either side of it would cost
+ * each socket two. Once sending has taken `sliceMs` in a turn of the event loop, the rest of that turn's
+ * ticks conflate to the latest row per pair, preceded by a gap for what was superseded. Taking a tick off
+ * the bus stays cheap however far behind the process is, so latency stays bounded instead of piling up in
+ * the bus client and the event loop.
  */
 export function createFanOut(options: FanOutOptions): FanOut {
   const { published } = options
   const received = Float64Array.from(published.seq)
-  const waiting = new Array<Buffer | undefined>(received.length)
-  const waitingOrder: number[] = []
+  // the ticks of the read being parsed, in arrival order
+  let arrivals: Arrival[] = []
+  const latest = new Array<Arrival | undefined>(received.length)
   const frames = new TickFrameWriter()
-  let sliceStartedAt: number | undefined
+  let turnStartedAt: number | undefined
   let stopped = false
 
-  const send = (pairId: number, row: Buffer) => {
-    const seq = received[pairId]!
+  const send = ({ pairId, seq, row }: Arrival) => {
     options.deliver(pairId, frames.write(seq, row), seq - published.seq[pairId]! - 1)
     // recorded after delivery, so a connection cut off during it still counts this tick as missed
     published.record(pairId, seq, row)
   }
 
-  /** True while this turn's slice has time left; the first tick of a turn opens the slice. */
-  const inSlice = () => {
-    const now = performance.now()
-    if (sliceStartedAt !== undefined) return now - sliceStartedAt < options.sliceMs
-    sliceStartedAt = now
-    setImmediate(endOfTurn)
-    return true
+  /** Sends a read's ticks in order while the turn's slice lasts (a turn's first tick always), then the latest of each remaining pair. */
+  function flush() {
+    const batch = arrivals
+    arrivals = []
+    if (stopped) return
+    let next = 0
+    if (turnStartedAt === undefined) {
+      turnStartedAt = performance.now()
+      setImmediate(() => (turnStartedAt = undefined))
+      send(batch[next++]!)
+    }
+    while (next < batch.length && performance.now() - turnStartedAt < options.sliceMs) send(batch[next++]!)
+    if (next < batch.length) conflate(batch, next)
   }
 
-  /** Sends every waiting pair's latest row, after one gap for all that was conflated. */
-  function endOfTurn() {
-    sliceStartedAt = undefined
-    if (stopped) return
-    const batch = waitingOrder.splice(0)
+  /** One frame per pair for `batch[from..]`, after one gap for everything superseded. */
+  function conflate(batch: Arrival[], from: number) {
+    const order: number[] = []
+    for (let index = from; index < batch.length; index++) {
+      const arrival = batch[index]!
+      if (latest[arrival.pairId] === undefined) order.push(arrival.pairId)
+      latest[arrival.pairId] = arrival
+    }
     let dropped = 0
-    for (const pairId of batch) dropped += received[pairId]! - published.seq[pairId]! - 1
+    for (const pairId of order) dropped += latest[pairId]!.seq - published.seq[pairId]! - 1
     if (dropped > 0) options.announceConflation(dropped)
-    for (const pairId of batch) {
-      const row = waiting[pairId]!
-      waiting[pairId] = undefined
-      send(pairId, row)
+    for (const pairId of order) {
+      send(latest[pairId]!)
+      latest[pairId] = undefined
     }
   }
 
@@ -70,15 +85,8 @@ export function createFanOut(options: FanOutOptions): FanOut {
     onRow(pair, row) {
       const pairId = pairBySymbol(pair)?.id
       if (pairId === undefined || stopped) return
-      received[pairId]!++
-      if (waiting[pairId] !== undefined) {
-        waiting[pairId] = row
-        return
-      }
-      if (waitingOrder.length === 0 && inSlice()) return send(pairId, row)
-      // the slice that made this tick wait ends with this turn, and its end sends what waits
-      waiting[pairId] = row
-      waitingOrder.push(pairId)
+      if (arrivals.length === 0) queueMicrotask(flush)
+      arrivals.push({ pairId, seq: ++received[pairId]!, row })
     },
     stop() {
       stopped = true

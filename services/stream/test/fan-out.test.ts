@@ -1,0 +1,77 @@
+import t from 'tap'
+import { PAIRS } from '../../../schemas/pairs.ts'
+import { priceRow, rowBytes } from '../../../test/support/price-rows.ts'
+import { createFanOut } from '../fan-out.ts'
+import { PublishedTicks } from '../published-ticks.ts'
+
+interface Sent {
+  pair: string
+  seq: number
+  droppedBefore: number
+}
+
+/** A fan-out whose every delivery holds the thread for `deliverMs`, as writing to many sockets does. */
+function fanOutWith(sliceMs: number, deliverMs: number) {
+  const sent: Sent[] = []
+  const announced: number[] = []
+  const fanOut = createFanOut({
+    published: new PublishedTicks(),
+    sliceMs,
+    deliver(pairId, frame, droppedBefore) {
+      const until = performance.now() + deliverMs
+      while (performance.now() < until);
+      sent.push({ pair: PAIRS[pairId]!.symbol, seq: JSON.parse(frame.toString()).seq, droppedBefore })
+    },
+    announceConflation: (dropped) => announced.push(dropped),
+  })
+  return { fanOut, sent, announced }
+}
+
+const endOfTurn = () => new Promise((resolve) => setImmediate(resolve))
+
+t.test('the ticks of one read go out together, in order, before the turn ends, however long sending takes', async (t) => {
+  const { fanOut, sent, announced } = fanOutWith(5, 2)
+  const pairs = PAIRS.slice(0, 10).map((pair) => pair.symbol)
+  let sentAtEndOfTurn = -1
+  setImmediate(() => (sentAtEndOfTurn = sent.length))
+  for (const pair of pairs) fanOut.onRow(pair, rowBytes(priceRow(pair)))
+  t.equal(sent.length, 0, 'nothing is sent while the read is being parsed')
+  await endOfTurn()
+  t.equal(sentAtEndOfTurn, 10, 'all ten went out before the end of the turn, though sending took four times the slice')
+  t.same(
+    sent,
+    pairs.map((pair) => ({ pair, seq: 1, droppedBefore: 0 })),
+  )
+  t.same(announced, [], 'one tick per pair: nothing to conflate')
+})
+
+t.test('past the slice, the rest of the read conflates to the latest row per pair, in the same turn', async (t) => {
+  const { fanOut, sent, announced } = fanOutWith(0, 0)
+  const rows = ['BTC-USD', 'ETH-USD', 'BTC-USD', 'BTC-USD', 'ETH-USD', 'SOL-USD']
+  for (const pair of rows) fanOut.onRow(pair, rowBytes(priceRow(pair)))
+  await endOfTurn()
+  t.same(sent, [
+    { pair: 'BTC-USD', seq: 1, droppedBefore: 0 },
+    { pair: 'ETH-USD', seq: 2, droppedBefore: 1 },
+    { pair: 'BTC-USD', seq: 3, droppedBefore: 1 },
+    { pair: 'SOL-USD', seq: 1, droppedBefore: 0 },
+  ])
+  t.same(announced, [2], 'one gap for every pair superseded, before the conflated frames')
+})
+
+t.test('once a turn has spent its slice, a later read of the same turn conflates from its first tick', async (t) => {
+  const { fanOut, sent } = fanOutWith(0, 0)
+  fanOut.onRow('BTC-USD', rowBytes(priceRow('BTC-USD')))
+  await Promise.resolve()
+  fanOut.onRow('BTC-USD', rowBytes(priceRow('BTC-USD')))
+  fanOut.onRow('BTC-USD', rowBytes(priceRow('BTC-USD')))
+  await endOfTurn()
+  t.same(sent, [
+    { pair: 'BTC-USD', seq: 1, droppedBefore: 0 },
+    { pair: 'BTC-USD', seq: 3, droppedBefore: 1 },
+  ])
+
+  fanOut.onRow('BTC-USD', rowBytes(priceRow('BTC-USD')))
+  await endOfTurn()
+  t.same(sent.at(-1), { pair: 'BTC-USD', seq: 4, droppedBefore: 0 }, 'the next turn opens a new slice')
+})
