@@ -31,7 +31,7 @@ export const StreamEnv = z.object({
   ),
   STREAM_PING_INTERVAL_MS: envInt(30_000, { min: 1 }).describe('heartbeat; a socket with no pong since the previous ping is terminated'),
   STREAM_FANOUT_SLICE_MS: envInt(20, { min: 0 }).describe(
-    'how long fan-out may hold the event loop in one turn before later ticks of that turn wait and conflate',
+    "how long fan-out may send ticks in order in one turn of the event loop; past it the rest of that turn's ticks conflate to the latest row per pair",
   ),
   STREAM_DRAIN_TIMEOUT_MS: envInt(5_000, { min: 0 }).describe(
     'on shutdown, how long buffered frames may take to reach clients before every socket is closed with 1001',
