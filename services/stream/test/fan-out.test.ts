@@ -59,19 +59,24 @@ t.test('past the slice, the rest of the read conflates to the latest row per pai
   t.same(announced, [2], 'one gap for every pair superseded, before the conflated frames')
 })
 
-t.test('once a turn has spent its slice, a later read of the same turn conflates from its first tick', async (t) => {
-  const { fanOut, sent } = fanOutWith(0, 0)
+t.test('once a turn has spent its slice, its later reads wait for its end, conflated', async (t) => {
+  const { fanOut, sent, announced } = fanOutWith(0, 0)
   fanOut.onRow('BTC-USD', rowBytes(priceRow('BTC-USD')))
   await Promise.resolve()
+  t.same(sent, [{ pair: 'BTC-USD', seq: 1, droppedBefore: 0 }], 'the first read of the turn goes out when parsed')
   fanOut.onRow('BTC-USD', rowBytes(priceRow('BTC-USD')))
+  fanOut.onRow('ETH-USD', rowBytes(priceRow('ETH-USD')))
   fanOut.onRow('BTC-USD', rowBytes(priceRow('BTC-USD')))
+  await Promise.resolve()
+  t.equal(sent.length, 1, 'a later read of a spent turn costs nothing until the turn ends')
   await endOfTurn()
-  t.same(sent, [
-    { pair: 'BTC-USD', seq: 1, droppedBefore: 0 },
+  t.same(sent.slice(1), [
     { pair: 'BTC-USD', seq: 3, droppedBefore: 1 },
+    { pair: 'ETH-USD', seq: 1, droppedBefore: 0 },
   ])
+  t.same(announced, [1])
 
   fanOut.onRow('BTC-USD', rowBytes(priceRow('BTC-USD')))
-  await endOfTurn()
+  await Promise.resolve()
   t.same(sent.at(-1), { pair: 'BTC-USD', seq: 4, droppedBefore: 0 }, 'the next turn opens a new slice')
 })
