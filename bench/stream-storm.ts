@@ -57,10 +57,8 @@ async function storm(mode: 'at-once' | 'paced') {
   })
   const publisher = new StampedTickPublisher(nc, doomed.namespace)
   await publisher.warm()
-  const running = { on: true }
-  const publishing = (async () => {
-    while (running.on) await publisher.runSlots(SLOT_MS, 2_000)
-  })()
+  const stopPublishing = new AbortController()
+  const publishing = publisher.runSlots(SLOT_MS, Number.POSITIVE_INFINITY, stopPublishing.signal)
   const stormClients = clientGroups(clients).map(
     (count, group) =>
       new LoadClient({
@@ -144,7 +142,7 @@ async function storm(mode: 'at-once' | 'paced') {
     console.log(JSON.stringify(row))
     return row
   } finally {
-    running.on = false
+    stopPublishing.abort()
     await publishing
     await Promise.all([...stormClients, observers].map((client) => client.close()))
     await survivor.stop()

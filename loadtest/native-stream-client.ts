@@ -179,15 +179,18 @@ export class StampedTickPublisher {
     await this.nc.flush()
   }
 
-  /** Every pair once per slot of `slotMs` (the real feed's rhythm: Pyth's slots of about 400 ms), for `durationMs`. */
-  async runSlots(slotMs: number, durationMs: number): Promise<void> {
+  /**
+   * Every pair once per slot of `slotMs` (the real feed's rhythm: Pyth's slots of about 400 ms), for `durationMs` or
+   * until `stop` is aborted. One call keeps the rhythm: calls back to back would each start with a slot of their own.
+   */
+  async runSlots(slotMs: number, durationMs: number, stop?: AbortSignal): Promise<void> {
     const startedAt = performance.now()
     let slots = 0
     await new Promise<void>((resolve) => {
       const timer = setInterval(() => {
         const elapsed = performance.now() - startedAt
         for (; slots <= Math.min(elapsed, durationMs) / slotMs; slots++) for (const pair of PAIRS) this.publish(pair.id)
-        if (elapsed >= durationMs) {
+        if (elapsed >= durationMs || stop?.aborted) {
           clearInterval(timer)
           resolve()
         }

@@ -1,7 +1,7 @@
 // The repository's native stream client, built by its own script and run against a real edge on a real
 // nats-server: a tiny realistic profile (random pairs, a share taking every pair, the feed's slot rhythm,
 // several source addresses), reconnects paced by the edge's admission rate, and the move to another port
-// (another edge) when one is gone.
+// (another edge) when one is gone; and the publisher of the feed's slots that the benches drive it with.
 import t, { type Test } from 'tap'
 import { connect } from '@nats-io/transport-node'
 import { execFileSync } from 'node:child_process'
@@ -11,7 +11,9 @@ import { natsPriceBus } from '../../bus/nats-price-bus.ts'
 import { startTestEdge } from '../../test/support/edge-harness.ts'
 import { freePort, startNats } from '../../test/support/servers.ts'
 import { waitFor } from '../../test/support/wait.ts'
-import { buildLoadClient, LoadClient, type ClientReport } from '../native-stream-client.ts'
+import { busNames } from '../../bus/subjects.ts'
+import { PAIRS } from '../../schemas/pairs.ts'
+import { buildLoadClient, LoadClient, StampedTickPublisher, type ClientReport } from '../native-stream-client.ts'
 import { NativeStreamSession } from '../native-stream-load.ts'
 
 const nats = await startNats()
@@ -98,6 +100,34 @@ async function everySnapshot(client: LoadClient, count: number, what: string): P
   await waitFor(async () => (report = await client.report()).withSnapshot === count, { what, timeoutMs: 20_000 })
   return report!
 }
+
+t.test('the slot publisher: whole slots of JSON rows, never more than one per slot, until stopped', async (t) => {
+  const slotMs = 100
+  const slotsNamespace = `slots${randomUUID().slice(0, 8)}`
+  const rows: string[] = []
+  const subscription = nc.subscribe(busNames(slotsNamespace).allTicks, {
+    callback: (_error, message) => void rows.push(message.string()),
+  })
+  t.teardown(() => subscription.unsubscribe())
+  await nc.flush()
+  const publisher = new StampedTickPublisher(nc, slotsNamespace)
+  const stop = new AbortController()
+  const startedAt = performance.now()
+  const running = publisher.runSlots(slotMs, Number.POSITIVE_INFINITY, stop.signal)
+  await waitFor(() => rows.length >= 3 * PAIRS.length, { what: 'three slots' })
+  stop.abort()
+  await running
+  const elapsedMs = performance.now() - startedAt
+  // the server answers this flush after delivering every row published before it to this same connection
+  await nc.flush()
+  const published = rows.length
+  t.equal(published % PAIRS.length, 0, 'whole slots')
+  t.ok(published / PAIRS.length <= Math.floor(elapsedMs / slotMs) + 1, 'at most one slot per slot length, the first at once')
+  t.ok(
+    rows.every((row) => Number.isInteger(JSON.parse(row).t)),
+    'every row is JSON with its stamp',
+  )
+})
 
 t.test('reconnecting with backoff: refusals of the admission rate are waited out until every connection has its snapshot', async (t) => {
   const edge = await startPacedEdge(t)
