@@ -5,8 +5,10 @@
 // reconnect at once, no admission rate) and `paced` (the edge's default admission rate, clients with
 // full-jitter backoff honouring Retry-After). Ticks at the real feed's rhythm (every pair per 400 ms slot). After
 // the storm the observers are measured once more (settled): the survivor then holds every client.
+// Where the machine has the cores, the survivor can be sized for the storm: `--survivor-workers N` (EDGE_WORKERS) on
+// `--survivor-cpus`, the killed edge on `--doomed-cpus`, the clients on `--client-cpus` (taskset lists).
 // Usage: npm run bench:stream-storm [-- --clients 15000 --first-share 90 --observers 200 --quiet 10 --modes at-once,paced
-//   --deadline-seconds 120 --cpu-prof-dir DIR]
+//   --deadline-seconds 120 --cpu-prof-dir DIR --survivor-workers 1 --doomed-cpus 0 --survivor-cpus 0 --client-cpus 1]
 import { connect } from '@nats-io/transport-node'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
@@ -29,6 +31,10 @@ const { values: args } = parseArgs({
     modes: { type: 'string', default: 'at-once,paced' },
     /** writes a CPU profile of the surviving edge per run into this directory (node --cpu-prof) */
     'cpu-prof-dir': { type: 'string' },
+    'survivor-workers': { type: 'string', default: '1' },
+    'doomed-cpus': { type: 'string', default: '0' },
+    'survivor-cpus': { type: 'string', default: '0' },
+    'client-cpus': { type: 'string', default: '1' },
   },
 })
 const clients = Number(args.clients)
@@ -45,12 +51,12 @@ async function storm(mode: 'at-once' | 'paced') {
   // the default admission rate is what the paced run measures: the servers module lifts it, so it is set back here
   const paced = { STREAM_UPGRADES_PER_SECOND: '1000', STREAM_UPGRADE_BURST: '1000' }
   const env = { ...paced, ...admission }
-  const doomed = await startStreamService({ natsUrl: nats.url, workers: 1, port: first, cpus: '0', env })
+  const doomed = await startStreamService({ natsUrl: nats.url, workers: 1, port: first, cpus: args['doomed-cpus'], env })
   const survivor = await startStreamService({
     natsUrl: nats.url,
-    workers: 1,
+    workers: Number(args['survivor-workers']),
     port: second,
-    cpus: '0',
+    cpus: args['survivor-cpus'],
     env,
     namespace: doomed.namespace,
     nodeArgs: args['cpu-prof-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof-dir']}`] : [],
@@ -72,7 +78,7 @@ async function storm(mode: 'at-once' | 'paced') {
         reconnect: mode === 'at-once' ? 'at-once' : 'backoff',
         inflight: mode === 'at-once' ? count : 1000,
         seed: group + 1,
-        cpus: '1',
+        cpus: args['client-cpus'],
       }),
   )
   const observers = new LoadClient({
@@ -81,7 +87,7 @@ async function storm(mode: 'at-once' | 'paced') {
     count: Number(args.observers),
     pairs: 'rand:8',
     seed: 99,
-    cpus: '1',
+    cpus: args['client-cpus'],
   })
   try {
     // the first connects may themselves be paced by the admission rate: every client holding a snapshot is the start
@@ -95,8 +101,8 @@ async function storm(mode: 'at-once' | 'paced') {
     await observers.reset()
     await sleep(Number(args.quiet) * 1000) // the quiet window being measured
     const quiet = await observers.report()
-    const survivorPid = survivor.pids()[0]!
-    let peakRssMb = totalRssMb([survivorPid])
+    const survivorPids = survivor.pids()
+    let peakRssMb = totalRssMb(survivorPids)
     // the clients' clocks start here, just before the kill: the time to every snapshot counts from it
     await Promise.all([...stormClients, observers].map((client) => client.reset()))
     process.kill(doomed.pids()[0]!, 'SIGKILL')
@@ -105,7 +111,7 @@ async function storm(mode: 'at-once' | 'paced') {
     // a run past the deadline is reported with what it reached, not thrown away
     const everyoneBack = await waitFor(
       async () => {
-        peakRssMb = Math.max(peakRssMb, totalRssMb([survivorPid]))
+        peakRssMb = Math.max(peakRssMb, totalRssMb(survivorPids))
         reports = await Promise.all(stormClients.map((client) => client.report()))
         // the killed edge's clients have noticed (each reconnects at least once) and all hold a snapshot again
         return sum(reports, 'reconnects') - reconnectsBefore >= onKilledEdge && sum(reports, 'withSnapshot') === clients
