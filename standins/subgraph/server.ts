@@ -20,6 +20,8 @@ export interface IndexerStandinOptions {
   seed?: number
   /** fields this deployment lacks, e.g. `['Pair.priceImpactK']`: an older or newer subgraph version */
   withoutFields?: readonly string[]
+  /** the wall clock `_meta`'s head follows, in milliseconds; default Date.now (a test pins it to compare answers) */
+  clock?: () => number
 }
 
 export interface IndexerStandin {
@@ -44,11 +46,11 @@ export function subgraphPath(chainId: ChainId): string {
 }
 
 export async function startIndexerStandin(options: IndexerStandinOptions = {}): Promise<IndexerStandin> {
-  const { host = '127.0.0.1', port = 0, seed = DEFAULT_SEED, withoutFields = [] } = options
+  const { host = '127.0.0.1', port = 0, seed = DEFAULT_SEED, withoutFields = [], clock = Date.now } = options
   let fault: Fault = 'none'
   const schema = buildSubgraphSchema(withoutFields)
   const endpoints = new Map<string, ChainEndpoint>(
-    CHAIN_IDS.map((chainId) => [subgraphPath(chainId), chainEndpoint(chainId, seed, schema, () => fault)]),
+    CHAIN_IDS.map((chainId) => [subgraphPath(chainId), chainEndpoint(chainId, seed, schema, clock, () => fault)]),
   )
 
   const server = createServer((request, response) => {
@@ -81,11 +83,17 @@ export async function startIndexerStandin(options: IndexerStandinOptions = {}): 
   }
 }
 
-function chainEndpoint(chainId: ChainId, seed: number, schema: GraphQLSchema, currentFault: () => Fault): ChainEndpoint {
+function chainEndpoint(
+  chainId: ChainId,
+  seed: number,
+  schema: GraphQLSchema,
+  clock: () => number,
+  currentFault: () => Fault,
+): ChainEndpoint {
   const context: SubgraphContext = {
     tables: tablesOf(seedData(chainId, seed)),
     deployment: `QmVenueIndexerStandin${chainId}`,
-    head: () => chainHeadAt(chainId, Math.floor(Date.now() / 1000) - (currentFault() === 'lagging' ? LAG_SECONDS : 0)),
+    head: () => chainHeadAt(chainId, Math.floor(clock() / 1000) - (currentFault() === 'lagging' ? LAG_SECONDS : 0)),
   }
   const yoga = createYoga<Record<string, never>, SubgraphContext>({
     schema,

@@ -25,6 +25,19 @@ async function postWithDeadline(url: string, deadlineMs: number): Promise<Respon
   }
 }
 
+t.test('_meta follows the clock it is given: Arbitrum’s four blocks a second, from 300,000,000 at 2025-01-15', async (t) => {
+  let nowMs = 1_736_899_200_000
+  const standin = await startStandin(t, { clock: () => nowMs })
+  const url = standin.url(42161)
+  const meta = async () => (await queryData<{ _meta: { block: { number: number; timestamp: number } } }>(url, META_QUERY))._meta.block
+  t.strictSame(await meta(), { number: 300_000_000, timestamp: 1_736_899_200 })
+  t.strictSame(await meta(), { number: 300_000_000, timestamp: 1_736_899_200 }, 'a pinned clock: the same head every time')
+  nowMs += 10_999
+  t.strictSame(await meta(), { number: 300_000_040, timestamp: 1_736_899_210 }, 'whole seconds, as block timestamps are')
+  standin.setFault('lagging')
+  t.strictSame(await meta(), { number: 300_000_040 - LAG_SECONDS * 4, timestamp: 1_736_899_210 - LAG_SECONDS })
+})
+
 t.test('fault modes', async (t) => {
   const standin = await startStandin(t)
   const url = standin.url(42161)
