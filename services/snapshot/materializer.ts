@@ -59,16 +59,22 @@ export async function startMaterializer(options: MaterializerOptions): Promise<M
     received.inc()
     if (!store(pair, row, now())) log.debug({ pair }, 'tick for an unlisted pair ignored')
   })
-  const seeded = await options.bus.readLatest()
-  for (const [pair, row] of seeded) {
-    const id = pairBySymbol(pair)?.id
-    if (id === undefined || rows[id] !== undefined) continue
-    // a stored row counts as a tick at its own timestamp, so an old store reads as stale
-    store(pair, row, timestampMsOf(row))
+  /** stores the rows of pairs that have none yet; returns how many the store held */
+  const seedFromStore = async (): Promise<number> => {
+    const stored = await options.bus.readLatest()
+    for (const [pair, row] of stored) {
+      const id = pairBySymbol(pair)?.id
+      if (id === undefined || rows[id] !== undefined) continue
+      // a stored row counts as a tick at its own timestamp, so an old store reads as stale
+      store(pair, row, timestampMsOf(row))
+    }
+    return stored.size
   }
+  const seededPairs = await seedFromStore()
+  const reseeding = reseedWhileIncomplete(seedFromStore, () => pricedPairs === PAIRS.length, log)
   options.metrics.busConnected.set(options.bus.isConnected() ? 1 : 0)
   const stopWatching = options.bus.onConnectionChange((connected) => options.metrics.busConnected.set(connected ? 1 : 0))
-  log.info({ seededPairs: seeded.size }, 'snapshot seeded from the latest-value store')
+  log.info({ seededPairs }, 'snapshot seeded from the latest-value store')
 
   const isStale = () => lastTickAt === 0 || !options.bus.isConnected() || now() - lastTickAt > options.staleAfterMs
   // off the tick path: the status gauges are sampled
@@ -111,11 +117,48 @@ export async function startMaterializer(options: MaterializerOptions): Promise<M
       return () => listeners.delete(listener)
     },
     stop() {
+      reseeding.stop()
       clearInterval(sampler)
       unsubscribe()
       received.stop()
       stopWatching()
       listeners.clear()
+    },
+  }
+}
+
+/** the waits before each further read of the store while pairs lack a row: 7.5 s in all */
+const RESEED_WAITS_MS = [500, 1000, 2000, 4000]
+
+/**
+ * A row published just before the edge subscribed reaches the store only on the publisher's next write
+ * turn (every 250 ms, see NatsPriceBusOptions.latestWriteIntervalMs). An open market ticks again soon, but
+ * a closed one publishes its row once and then only when its flags flip: an edge starting beside its
+ * ingestor would miss it for the weekend. So while listed pairs lack a row, the store is read again a few
+ * times over the next seconds.
+ */
+function reseedWhileIncomplete(seedFromStore: () => Promise<number>, complete: () => boolean, log: Logger): { stop(): void } {
+  let timer: NodeJS.Timeout | undefined
+  let stopped = false
+  const next = (attempt: number) => {
+    const wait = RESEED_WAITS_MS[attempt]
+    if (stopped || complete() || wait === undefined) return
+    timer = setTimeout(() => {
+      seedFromStore().then(
+        () => next(attempt + 1),
+        (error: unknown) => {
+          log.warn({ err: error }, 'reading the latest-value store again failed')
+          next(attempt + 1)
+        },
+      )
+    }, wait)
+    timer.unref()
+  }
+  next(0)
+  return {
+    stop() {
+      stopped = true
+      clearTimeout(timer)
     },
   }
 }
