@@ -1,7 +1,7 @@
 // An edge starting beside its ingestor: rows published before the edge subscribed reach the latest-value
 // store only on the publisher's next write turn, after the edge's first read of it. The materializer reads
 // the store again while pairs lack a row, so a closed market's one row is not missed (real nats-server).
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { randomUUID } from 'node:crypto'
 import { natsPriceBus } from '../../../bus/nats-price-bus.ts'
 import { createMetrics } from '../../../kit/metrics.ts'
@@ -16,32 +16,36 @@ const nats = await startNats()
 t.teardown(() => nats.dispose())
 const logger = silentLogger()
 
-t.test('a store written before the edge starts: every pair seeded by the first read', async (t) => {
+/**
+ * An ingestor's bus and an edge's on a fresh namespace; the ingestor has published a row for every pair,
+ * closed markets included, and its store is written only when the test flushes it.
+ */
+async function ingestorAndEdge(t: Test) {
   const namespace = `t${randomUUID().slice(0, 8)}`
-  // the store is written only when the test flushes
   const ingestorBus = await natsPriceBus({ servers: nats.url, namespace, name: 'ingestor', logger, latestWriteIntervalMs: 3_600_000 })
   const edgeBus = await natsPriceBus({ servers: nats.url, namespace, name: 'edge', logger })
   t.teardown(() => Promise.all([ingestorBus.close(), edgeBus.close()]))
-
   const published = PAIRS.map((pair) => priceRow(pair.symbol, { mid: 100 + pair.id, isMarketOpen: false }))
   for (const row of published) ingestorBus.publishTick(row.pair, rowBytes(row))
+  const startEdge = async () => {
+    const materializer = await startMaterializer({ bus: edgeBus, staleAfterMs: 3000, logger, metrics: createMetrics() })
+    t.teardown(() => materializer.stop())
+    return materializer
+  }
+  return { ingestorBus, edgeBus, published, startEdge }
+}
+
+t.test('a store written before the edge starts: every pair seeded by the first read', async (t) => {
+  const { ingestorBus, startEdge } = await ingestorAndEdge(t)
   await ingestorBus.flush()
-  const materializer = await startMaterializer({ bus: edgeBus, staleAfterMs: 3000, logger, metrics: createMetrics() })
-  t.teardown(() => materializer.stop())
+  const materializer = await startEdge()
   t.equal(materializer.rows().length, PAIRS.length)
 })
 
 t.test('a store written after the first read: the missing rows arrive, as ticks to listeners, and live rows win', async (t) => {
-  const namespace = `t${randomUUID().slice(0, 8)}`
-  const ingestorBus = await natsPriceBus({ servers: nats.url, namespace, name: 'ingestor', logger, latestWriteIntervalMs: 3_600_000 })
-  const edgeBus = await natsPriceBus({ servers: nats.url, namespace, name: 'edge', logger })
-  t.teardown(() => Promise.all([ingestorBus.close(), edgeBus.close()]))
-
-  // the ingestor's start: a row for every pair, closed markets included, before the edge subscribes
-  const published = PAIRS.map((pair) => priceRow(pair.symbol, { mid: 100 + pair.id, isMarketOpen: false }))
-  for (const row of published) ingestorBus.publishTick(row.pair, rowBytes(row))
-  const materializer = await startMaterializer({ bus: edgeBus, staleAfterMs: 3000, logger, metrics: createMetrics() })
-  t.teardown(() => materializer.stop())
+  // the ingestor's start went out before the edge subscribed
+  const { ingestorBus, edgeBus, published, startEdge } = await ingestorAndEdge(t)
+  const materializer = await startEdge()
   t.equal(materializer.rows().length, 0, 'the first read finds the store empty')
   const arrived: string[] = []
   materializer.onRow((pair) => arrived.push(pair))
