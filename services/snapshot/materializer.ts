@@ -41,39 +41,52 @@ export async function startMaterializer(options: MaterializerOptions): Promise<M
   let version = 0
   let cached: { version: number; stale: boolean; body: Buffer } | undefined
 
-  const store = (pair: string, row: Uint8Array, receivedAt: number): boolean => {
-    const id = pairBySymbol(pair)?.id
-    if (id === undefined) return false
+  // Raised on every reconnection: a pair that has ticked in the current epoch holds a live row, which no
+  // stored row replaces.
+  let epoch = 0
+  const liveInEpoch = new Int32Array(PAIRS.length).fill(-1)
+
+  const store = (id: number, pair: string, row: Uint8Array, receivedAt: number) => {
     const bytes = Buffer.isBuffer(row) ? row : Buffer.from(row.buffer, row.byteOffset, row.byteLength)
     if (rows[id] === undefined) options.metrics.pricedPairs.set(++pricedPairs)
     rows[id] = bytes
     version++
     if (receivedAt > lastTickAt) lastTickAt = receivedAt
     for (const listener of listeners) listener(pair, bytes)
-    return true
   }
 
   const received = hotCounter(options.metrics.ticksReceived)
-  // subscribe before reading the store, so no tick falls between the two; live rows win over stored ones
+  // subscribe before reading the store, so no tick falls between the two
   const unsubscribe = options.bus.subscribeTicks((pair, row) => {
     received.inc()
-    if (!store(pair, row, now())) log.debug({ pair }, 'tick for an unlisted pair ignored')
+    const id = pairBySymbol(pair)?.id
+    if (id === undefined) return log.debug({ pair }, 'tick for an unlisted pair ignored')
+    store(id, pair, row, now())
+    liveInEpoch[id] = epoch
   })
-  /** stores the rows of pairs that have none yet; returns how many the store held */
-  const seedFromStore = async (): Promise<number> => {
+  /** takes the stored row of every pair without a tick this epoch whose row differs; returns how many */
+  const readStore = async (): Promise<{ stored: number; taken: number }> => {
     const stored = await options.bus.readLatest()
+    let taken = 0
     for (const [pair, row] of stored) {
       const id = pairBySymbol(pair)?.id
-      if (id === undefined || rows[id] !== undefined) continue
+      if (id === undefined || liveInEpoch[id] === epoch || rows[id]?.equals(row)) continue
       // a stored row counts as a tick at its own timestamp, so an old store reads as stale
-      store(pair, row, timestampMsOf(row))
+      store(id, pair, row, timestampMsOf(row))
+      taken++
     }
-    return stored.size
+    return { stored: stored.size, taken }
   }
-  const seededPairs = await seedFromStore()
-  const reseeding = reseedWhileIncomplete(seedFromStore, () => pricedPairs === PAIRS.length, log)
+  const seededPairs = (await readStore()).stored
+  const rereads = storeRereads(readStore, log)
+  rereads.schedule()
   options.metrics.busConnected.set(options.bus.isConnected() ? 1 : 0)
-  const stopWatching = options.bus.onConnectionChange((connected) => options.metrics.busConnected.set(connected ? 1 : 0))
+  const stopWatching = options.bus.onConnectionChange((connected) => {
+    options.metrics.busConnected.set(connected ? 1 : 0)
+    if (!connected) return
+    epoch++
+    rereads.schedule()
+  })
   log.info({ seededPairs }, 'snapshot seeded from the latest-value store')
 
   const isStale = () => lastTickAt === 0 || !options.bus.isConnected() || now() - lastTickAt > options.staleAfterMs
@@ -117,7 +130,7 @@ export async function startMaterializer(options: MaterializerOptions): Promise<M
       return () => listeners.delete(listener)
     },
     stop() {
-      reseeding.stop()
+      rereads.stop()
       clearInterval(sampler)
       unsubscribe()
       received.stop()
@@ -127,37 +140,46 @@ export async function startMaterializer(options: MaterializerOptions): Promise<M
   }
 }
 
-/** the waits before each further read of the store while pairs lack a row: 7.5 s in all */
-const RESEED_WAITS_MS = [500, 1000, 2000, 4000]
+/** the waits between the further reads of the store after a start or a reconnection: 7.5 s in all */
+const REREAD_WAITS_MS = [500, 1000, 2000, 4000]
 
 /**
- * A row published just before the edge subscribed reaches the store only on the publisher's next write
- * turn (every 250 ms, see NatsPriceBusOptions.latestWriteIntervalMs). An open market ticks again soon, but
- * a closed one publishes its row once and then only when its flags flip: an edge starting beside its
- * ingestor would miss it for the weekend. So while listed pairs lack a row, the store is read again a few
- * times over the next seconds.
+ * The store is read again a few times over the seconds after the edge starts and after every
+ * reconnection, for the rows the subscription could not deliver:
+ * - a row published just before the edge subscribed reaches the store only on the publisher's next write
+ *   turn (every 250 ms, NatsPriceBusOptions.latestWriteIntervalMs), after the edge's first read;
+ * - a row published while the edge was off the bus never reaches it on the subject.
+ * An open market ticks again soon, but a closed one publishes its row only when its flags flip: without
+ * these reads an edge could miss a closed market's row, or show it open, until the next flip.
  */
-function reseedWhileIncomplete(seedFromStore: () => Promise<number>, complete: () => boolean, log: Logger): { stop(): void } {
+function storeRereads(readStore: () => Promise<{ taken: number }>, log: Logger) {
   let timer: NodeJS.Timeout | undefined
-  let stopped = false
-  const next = (attempt: number) => {
-    const wait = RESEED_WAITS_MS[attempt]
-    if (stopped || complete() || wait === undefined) return
+  let round = 0
+  const next = (attempt: number, ofRound: number) => {
+    const wait = REREAD_WAITS_MS[attempt]
+    if (wait === undefined || ofRound !== round) return
     timer = setTimeout(() => {
-      seedFromStore().then(
-        () => next(attempt + 1),
+      readStore().then(
+        ({ taken }) => {
+          if (taken > 0) log.info({ pairs: taken }, 'rows the subscription missed taken from the latest-value store')
+          next(attempt + 1, ofRound)
+        },
         (error: unknown) => {
           log.warn({ err: error }, 'reading the latest-value store again failed')
-          next(attempt + 1)
+          next(attempt + 1, ofRound)
         },
       )
     }, wait)
     timer.unref()
   }
-  next(0)
   return {
+    /** starts the reads again from the first (a later call replaces an earlier one's remaining reads) */
+    schedule() {
+      clearTimeout(timer)
+      next(0, ++round)
+    },
     stop() {
-      stopped = true
+      round++
       clearTimeout(timer)
     },
   }

@@ -1,12 +1,15 @@
-// An edge starting beside its ingestor: rows published before the edge subscribed reach the latest-value
-// store only on the publisher's next write turn, after the edge's first read of it. The materializer reads
-// the store again while pairs lack a row, so a closed market's one row is not missed (real nats-server).
+// Rows the tick subscription cannot deliver, taken from the latest-value store (real nats-server):
+// - an edge starting beside its ingestor: rows published before it subscribed reach the store only on the
+//   publisher's next write turn, after the edge's first read of it;
+// - an edge off the bus for a while: a closed market's flags flipped meanwhile.
+// A closed market publishes its row only when its flags flip, so without these the edge would miss it.
 import t, { type Test } from 'tap'
 import { randomUUID } from 'node:crypto'
 import { natsPriceBus } from '../../../bus/nats-price-bus.ts'
 import { createMetrics } from '../../../kit/metrics.ts'
 import { PAIRS } from '../../../schemas/pairs.ts'
-import { startNats } from '../../../test/support/servers.ts'
+import { freePort, startNats } from '../../../test/support/servers.ts'
+import { startTcpProxy } from '../../../test/support/tcp-proxy.ts'
 import { silentLogger } from '../../../test/support/silent-logger.ts'
 import { priceRow, rowBytes } from '../../../test/support/price-rows.ts'
 import { waitFor } from '../../../test/support/wait.ts'
@@ -20,13 +23,20 @@ const logger = silentLogger()
  * An ingestor's bus and an edge's on a fresh namespace; the ingestor has published a row for every pair,
  * closed markets included, and its store is written only when the test flushes it.
  */
-async function ingestorAndEdge(t: Test) {
+async function ingestorAndEdge(t: Test, edgeServers = nats.url) {
   const namespace = `t${randomUUID().slice(0, 8)}`
   const ingestorBus = await natsPriceBus({ servers: nats.url, namespace, name: 'ingestor', logger, latestWriteIntervalMs: 3_600_000 })
-  const edgeBus = await natsPriceBus({ servers: nats.url, namespace, name: 'edge', logger })
+  const edgeBus = await natsPriceBus({ servers: edgeServers, namespace, name: 'edge', logger })
   t.teardown(() => Promise.all([ingestorBus.close(), edgeBus.close()]))
   const published = PAIRS.map((pair) => priceRow(pair.symbol, { mid: 100 + pair.id, isMarketOpen: false }))
+  // the rows have passed the server once a subscription made before them has them all: a subscription
+  // made after that cannot receive them
+  const passed = new Set<string>()
+  const unsubscribe = edgeBus.subscribeTicks((pair) => passed.add(pair))
+  await edgeBus.flush()
   for (const row of published) ingestorBus.publishTick(row.pair, rowBytes(row))
+  await waitFor(() => passed.size === PAIRS.length, { what: 'the rows through the server' })
+  unsubscribe()
   const startEdge = async () => {
     const materializer = await startMaterializer({ bus: edgeBus, staleAfterMs: 3000, logger, metrics: createMetrics() })
     t.teardown(() => materializer.stop())
@@ -61,4 +71,46 @@ t.test('a store written after the first read: the missing rows arrive, as ticks 
   const eth = published.find((row) => row.pair === 'ETH-USD')!
   t.strictSame(JSON.parse(materializer.rowBody('ETH-USD')!.toString()), eth, 'a stored row, as the ingestor encoded it')
   t.equal(arrived.length, PAIRS.length, 'every row reached the listeners once: the live one and each stored one')
+})
+
+t.test('an edge off the bus while a closed market reopened: the stored row replaces the one it held, live rows stay', async (t) => {
+  // the edge reaches NATS through a proxy the test cuts
+  const port = await freePort()
+  const target = { host: '127.0.0.1', port: Number(new URL(nats.url).port) }
+  let proxy = await startTcpProxy({ host: '127.0.0.1', port }, target)
+  t.teardown(() => proxy.close())
+  const { ingestorBus, edgeBus, published, startEdge } = await ingestorAndEdge(t, `nats://127.0.0.1:${port}`)
+  await ingestorBus.flush()
+  const materializer = await startEdge()
+  t.equal(materializer.rows().length, PAIRS.length)
+
+  // gold's market closes: its row comes live, then nothing until it opens
+  const gold = published.find((row) => row.pair === 'XAU-USD')!
+  const goldClosed = { ...gold, isDayTradingClosed: true }
+  ingestorBus.publishTick(gold.pair, rowBytes(goldClosed))
+  await waitFor(() => JSON.parse(materializer.rowBody('XAU-USD')!.toString()).isDayTradingClosed === true, { what: 'gold closed' })
+
+  const connection: boolean[] = []
+  edgeBus.onConnectionChange((connected) => connection.push(connected))
+  await proxy.close()
+  await waitFor(() => connection[0] === false, { what: 'the edge off the bus' })
+  // meanwhile gold's market opens (its row again, flags flipped) and BTC ticks; both reach the store
+  const goldReopened = { ...gold, isMarketOpen: true }
+  ingestorBus.publishTick(gold.pair, rowBytes(goldReopened))
+  const btcWhileAway = priceRow('BTC-USD', { mid: 94_000 })
+  ingestorBus.publishTick(btcWhileAway.pair, rowBytes(btcWhileAway))
+  await ingestorBus.flush()
+  proxy = await startTcpProxy({ host: '127.0.0.1', port }, target)
+  await waitFor(() => connection[1] === true, { timeoutMs: 10_000, what: 'the edge back on the bus' })
+  // BTC ticks live once the edge is back: that row, not the stored one, is the latest
+  const btcLive = priceRow('BTC-USD', { mid: 95_000 })
+  ingestorBus.publishTick(btcLive.pair, rowBytes(btcLive))
+  await waitFor(() => JSON.parse(materializer.rowBody('BTC-USD')!.toString()).mid === 95_000, { what: 'the live tick' })
+
+  await waitFor(() => JSON.parse(materializer.rowBody('XAU-USD')!.toString()).isMarketOpen === true, {
+    timeoutMs: 10_000,
+    what: 'gold shown open',
+  })
+  t.strictSame(JSON.parse(materializer.rowBody('XAU-USD')!.toString()), goldReopened, 'the row published while the edge was away')
+  t.strictSame(JSON.parse(materializer.rowBody('BTC-USD')!.toString()), btcLive, 'the live row is kept, not the stored one')
 })
