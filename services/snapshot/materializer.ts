@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { hotCounter } from '../../kit/hot-counter.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
@@ -64,7 +65,7 @@ export async function startMaterializer(options: MaterializerOptions): Promise<M
     store(id, pair, row, now())
     liveInEpoch[id] = epoch
   })
-  /** takes the stored row of every pair without a tick this epoch whose row differs; returns how many */
+  /** takes the stored row of every pair without a tick this epoch whose row differs; counts the stored and the taken */
   const readStore = async (): Promise<{ stored: number; taken: number }> => {
     const stored = await options.bus.readLatest()
     let taken = 0
@@ -153,35 +154,27 @@ const REREAD_WAITS_MS = [500, 1000, 2000, 4000]
  * these reads an edge could miss a closed market's row, or show it open, until the next flip.
  */
 function storeRereads(readStore: () => Promise<{ taken: number }>, log: Logger) {
-  let timer: NodeJS.Timeout | undefined
-  let round = 0
-  const next = (attempt: number, ofRound: number) => {
-    const wait = REREAD_WAITS_MS[attempt]
-    if (wait === undefined || ofRound !== round) return
-    timer = setTimeout(() => {
-      readStore().then(
-        ({ taken }) => {
-          if (taken > 0) log.info({ pairs: taken }, 'rows the subscription missed taken from the latest-value store')
-          next(attempt + 1, ofRound)
-        },
-        (error: unknown) => {
-          log.warn({ err: error }, 'reading the latest-value store again failed')
-          next(attempt + 1, ofRound)
-        },
-      )
-    }, wait)
-    timer.unref()
+  let round = new AbortController()
+  const reread = async (signal: AbortSignal) => {
+    for (const wait of REREAD_WAITS_MS) {
+      await sleep(wait, undefined, { signal, ref: false })
+      try {
+        const { taken } = await readStore()
+        if (taken > 0) log.info({ pairs: taken }, 'rows the subscription missed taken from the latest-value store')
+      } catch (error) {
+        log.warn({ err: error }, 'reading the latest-value store again failed')
+      }
+    }
   }
   return {
     /** starts the reads again from the first (a later call replaces an earlier one's remaining reads) */
     schedule() {
-      clearTimeout(timer)
-      next(0, ++round)
+      round.abort()
+      round = new AbortController()
+      // the reads catch their own failures: only the abort of a replaced or stopped round ends this early
+      reread(round.signal).catch(() => undefined)
     },
-    stop() {
-      round++
-      clearTimeout(timer)
-    },
+    stop: () => round.abort(),
   }
 }
 

@@ -13,7 +13,7 @@ import { startTcpProxy } from '../../../test/support/tcp-proxy.ts'
 import { silentLogger } from '../../../test/support/silent-logger.ts'
 import { priceRow, rowBytes } from '../../../test/support/price-rows.ts'
 import { waitFor } from '../../../test/support/wait.ts'
-import { startMaterializer } from '../materializer.ts'
+import { startMaterializer, type Materializer } from '../materializer.ts'
 
 const nats = await startNats()
 t.teardown(() => nats.dispose())
@@ -45,6 +45,9 @@ async function ingestorAndEdge(t: Test, edgeServers = nats.url) {
   return { ingestorBus, edgeBus, published, startEdge }
 }
 
+/** the edge's row of `pair`, decoded */
+const rowOf = (materializer: Materializer, pair: string) => JSON.parse(materializer.rowBody(pair)!.toString())
+
 t.test('a store written before the edge starts: every pair seeded by the first read', async (t) => {
   const { ingestorBus, startEdge } = await ingestorAndEdge(t)
   await ingestorBus.flush()
@@ -67,9 +70,9 @@ t.test('a store written after the first read: the missing rows arrive, as ticks 
   await ingestorBus.flush()
 
   await waitFor(() => materializer.rows().length === PAIRS.length, { timeoutMs: 10_000, what: 'every pair seeded' })
-  t.strictSame(JSON.parse(materializer.rowBody('BTC-USD')!.toString()), live, 'the live row is kept, not the older stored one')
+  t.strictSame(rowOf(materializer, 'BTC-USD'), live, 'the live row is kept, not the older stored one')
   const eth = published.find((row) => row.pair === 'ETH-USD')!
-  t.strictSame(JSON.parse(materializer.rowBody('ETH-USD')!.toString()), eth, 'a stored row, as the ingestor encoded it')
+  t.strictSame(rowOf(materializer, 'ETH-USD'), eth, 'a stored row, as the ingestor encoded it')
   t.equal(arrived.length, PAIRS.length, 'every row reached the listeners once: the live one and each stored one')
 })
 
@@ -88,7 +91,7 @@ t.test('an edge off the bus while a closed market reopened: the stored row repla
   const gold = published.find((row) => row.pair === 'XAU-USD')!
   const goldClosed = { ...gold, isDayTradingClosed: true }
   ingestorBus.publishTick(gold.pair, rowBytes(goldClosed))
-  await waitFor(() => JSON.parse(materializer.rowBody('XAU-USD')!.toString()).isDayTradingClosed === true, { what: 'gold closed' })
+  await waitFor(() => rowOf(materializer, 'XAU-USD').isDayTradingClosed === true, { what: 'gold closed' })
 
   const connection: boolean[] = []
   edgeBus.onConnectionChange((connected) => connection.push(connected))
@@ -105,12 +108,12 @@ t.test('an edge off the bus while a closed market reopened: the stored row repla
   // BTC ticks live once the edge is back: that row, not the stored one, is the latest
   const btcLive = priceRow('BTC-USD', { mid: 95_000 })
   ingestorBus.publishTick(btcLive.pair, rowBytes(btcLive))
-  await waitFor(() => JSON.parse(materializer.rowBody('BTC-USD')!.toString()).mid === 95_000, { what: 'the live tick' })
+  await waitFor(() => rowOf(materializer, 'BTC-USD').mid === 95_000, { what: 'the live tick' })
 
-  await waitFor(() => JSON.parse(materializer.rowBody('XAU-USD')!.toString()).isMarketOpen === true, {
+  await waitFor(() => rowOf(materializer, 'XAU-USD').isMarketOpen === true, {
     timeoutMs: 10_000,
     what: 'gold shown open',
   })
-  t.strictSame(JSON.parse(materializer.rowBody('XAU-USD')!.toString()), goldReopened, 'the row published while the edge was away')
-  t.strictSame(JSON.parse(materializer.rowBody('BTC-USD')!.toString()), btcLive, 'the live row is kept, not the stored one')
+  t.strictSame(rowOf(materializer, 'XAU-USD'), goldReopened, 'the row published while the edge was away')
+  t.strictSame(rowOf(materializer, 'BTC-USD'), btcLive, 'the live row is kept, not the stored one')
 })
