@@ -5,9 +5,9 @@
 // Usage: npm run bench:ingest [-- --ticks 1000000 --runs 3]
 import { connect } from '@nats-io/transport-node'
 import { randomUUID } from 'node:crypto'
-import { parseArgs } from 'node:util'
 import { pino } from 'pino'
 import { busNames } from '../bus/subjects.ts'
+import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
 import { encodeRow } from '../services/ingestor/encode-row.ts'
 import { normaliseQuote } from '../services/ingestor/normalize.ts'
 import { simulatorSource } from '../services/ingestor/sources/simulator-source.ts'
@@ -17,9 +17,19 @@ import { loadAverage } from '../loadtest/cpu-meter.ts'
 import { endToEndThroughput, reached, timed, type Throughput } from './ingest-pipeline.ts'
 import { median, printTable, writeResult } from './report.ts'
 
-const { values: args } = parseArgs({ options: { ticks: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '3' } } })
-const ticks = Number(args.ticks)
-const runs = Number(args.runs)
+const command = parseCommandLine({
+  usage: 'npm run bench:ingest -- [options]',
+  summary:
+    'Ingest: ticks/s from a source through NATS into the snapshot materializer, beside the raw NATS ceiling for the\n' +
+    'same messages in the same run, by the clock and by CPU time. Prints a table; writes JSON under bench/results/.',
+  options: {
+    ticks: { type: 'string', default: '1000000', value: 'N', description: 'ticks per measurement' },
+    runs: { type: 'string', default: '3', value: 'N', description: 'runs, each measuring the ceiling and the pipeline' },
+  },
+})
+const ticks = command.number('ticks', { min: 1, integer: true })
+const runs = command.number('runs', { min: 1, integer: true })
+const progress = progressReporter()
 const logger = pino({ level: 'warn' })
 const nats = await startNats()
 // one calendar for every run, as in a running ingestor (its timelines are built on first use)
@@ -74,6 +84,7 @@ const shares: number[] = []
 const cpuShares: number[] = []
 const endToEndRates: number[] = []
 for (let run = 1; run <= runs; run++) {
+  progress(`run ${run} of ${runs}`)
   const raw = await rawNatsCeiling(rows)
   const endToEnd = await endToEndThroughput({ natsUrl: nats.url, ticks, clock, logger })
   shares.push(endToEnd.ticksPerSecond / raw.ticksPerSecond)

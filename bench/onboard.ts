@@ -2,30 +2,41 @@
 // alto + EntryPoint v0.8), through BullMQ on a real Redis to the relayer: onboardings/s and POST-to-answer
 // latency, measured by the load test's onboard mode. Target: at least 10 onboardings/s sustained with p99
 // under 1.5 s.
-// Usage: npx tsx bench/onboard.ts [--rates 10,15] [--seconds 20] [--concurrency 16]
+// Usage: npm run bench:onboard [-- --rates 10,15 --seconds 20 --concurrency 16]
 import { randomUUID } from 'node:crypto'
 import { loadavg } from 'node:os'
-import { parseArgs } from 'node:util'
 import { Redis } from 'ioredis'
 import { pino } from 'pino'
-import { startDevnet, toDeployment } from '../deploy/devnet/devnet.ts'
-import { derivedPartners, runOnboardLoad } from '../loadtest/onboard-load.ts'
-import { createRateLimits } from '../services/http/rate-limits.ts'
-import { startOnboardingStack } from '../test/support/onboarding-stack.ts'
+import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
 import { startRedis } from '../test/support/servers.ts'
 import { printTable, writeResult } from './report.ts'
 
-const { values: args } = parseArgs({
+const command = parseCommandLine({
+  usage: 'npm run bench:onboard -- [options]',
+  summary:
+    'Onboarding: POST /v1/onboard at steady rates of distinct partners against the development chain, through BullMQ\n' +
+    'on a real Redis to the relayer: onboardings/s and POST-to-answer latency. Target: 10/s with p99 under 1.5 s.',
   options: {
-    rates: { type: 'string', default: '10,15' },
-    seconds: { type: 'string', default: '20' },
-    concurrency: { type: 'string', default: '16' },
+    rates: { type: 'string', default: '10,15', value: 'LIST', description: 'onboardings per second, one step each, comma-separated' },
+    seconds: { type: 'string', default: '20', value: 'S', description: 'seconds per step' },
+    concurrency: { type: 'string', default: '16', value: 'N', description: "the relayer's concurrency (RELAYER_CONCURRENCY)" },
   },
 })
-const rates = args.rates.split(',').map(Number)
-const seconds = Number(args.seconds)
+const rates = command.numbers('rates', { min: 1, integer: true })
+const seconds = command.number('seconds', { min: 1, integer: true })
+const concurrency = command.number('concurrency', { min: 1, integer: true })
 const logger = pino({ level: 'warn' })
+const progress = progressReporter()
+// the chains' and onboarding's code is loaded once the command line is read: --help answers at once
+const [{ startDevnet, toDeployment }, { derivedPartners, runOnboardLoad }, { createRateLimits }, { startOnboardingStack }] =
+  await Promise.all([
+    import('../deploy/devnet/devnet.ts'),
+    import('../loadtest/onboard-load.ts'),
+    import('../services/http/rate-limits.ts'),
+    import('../test/support/onboarding-stack.ts'),
+  ])
 
+progress('starting the development chain, Redis and the onboarding stack')
 const devnet = await startDevnet({ chainIds: [42161] })
 const deployment = toDeployment(devnet)
 const redisServer = await startRedis()
@@ -45,7 +56,7 @@ const stack = await startOnboardingStack({
   namespace: `bench${randomUUID().slice(0, 8)}`,
   logger,
   env: { SPONSOR_DAILY_GAS: String(Number.MAX_SAFE_INTEGER) },
-  relayerEnv: { RELAYER_CONCURRENCY: args.concurrency },
+  relayerEnv: { RELAYER_CONCURRENCY: String(concurrency) },
   http: { logger, rateLimits: createRateLimits({ enabled: false, logger }) },
 })
 
@@ -82,7 +93,7 @@ for (const [index, step] of steps.entries()) {
 
 printTable(rows)
 console.log(
-  `result: ${writeResult('onboard', { seconds, relayerConcurrency: Number(args.concurrency), queue: stack.queue.kind, loadAverage: loadavg(), rows })}`,
+  `result: ${writeResult('onboard', { seconds, relayerConcurrency: concurrency, queue: stack.queue.kind, loadAverage: loadavg(), rows })}`,
 )
 
 await stack.stop()

@@ -6,67 +6,47 @@
 // Usage: npm run bench:rest [-- --runs 3 --seconds 10 --connections 64 --codings identity,gzip,br]
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { parseArgs } from 'node:util'
-import { coreMeter, loadAverage, processMeter } from '../loadtest/cpu-meter.ts'
+import { parseCommandLine } from '../kit/command-line.ts'
+import { loadAverage } from '../loadtest/cpu-meter.ts'
 import { pinned } from '../loadtest/pinning.ts'
-import { requireWrk, runClosedLoopRest } from '../loadtest/wrk-load.ts'
+import { requireWrk } from '../loadtest/wrk-load.ts'
 import { freePort, startNats } from '../test/support/servers.ts'
 import { compiledService, IMAGE_ENV } from './deployed-edge.ts'
 import { startServiceProcess } from '../test/support/service-process.ts'
+import { measureClosedLoop, type ClosedLoopFigures } from './closed-loop.ts'
 import { median, printTable, writeResult } from './report.ts'
 
-const { values: args } = parseArgs({
+const CODINGS = ['identity', 'gzip', 'br'] as const
+const command = parseCommandLine({
+  usage: 'npm run bench:rest -- [options]',
+  summary:
+    'GET /v1/prices: requests/s and latency of the compiled edge beside a bare uWebSockets.js route writing the same\n' +
+    'bytes, in one run, per Accept-Encoding; servers on CPU 0, wrk (Debian package) on CPU 1.',
   options: {
-    runs: { type: 'string', default: '3' },
-    seconds: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '64' },
-    codings: { type: 'string', default: 'identity,gzip,br' },
+    runs: { type: 'string', default: '3', value: 'N', description: 'runs' },
+    seconds: { type: 'string', default: '10', value: 'S', description: 'seconds of load per server, coding and run' },
+    connections: { type: 'string', default: '64', value: 'N', description: "wrk's connections" },
+    codings: { type: 'string', default: CODINGS.join(','), value: 'LIST', description: `what clients accept: ${CODINGS.join(', ')}` },
   },
 })
-const runs = Number(args.runs)
-const seconds = Number(args.seconds)
-const connections = Number(args.connections)
-const codings = args.codings.split(',')
+const runs = command.number('runs', { min: 1, integer: true })
+const seconds = command.number('seconds', { min: 1, integer: true })
+const connections = command.number('connections', { min: 1, integer: true })
+const codings = command.values.codings.split(',').map((coding) => command.choice('codings', CODINGS, coding))
 
 requireWrk()
 
-interface Figures {
-  requestsPerSecond: number
-  p50Ms: number
-  p99Ms: number
-  errors: number
-  serverCpuUsPerRequest: number
-  serverCpu: number
-  cores: number[]
-}
+type Figures = ClosedLoopFigures
 
-async function closedLoop(base: string, coding: string, serverPid: number): Promise<Figures> {
-  let window = { serverCpu: 0, cores: [] as number[] }
-  const result = await runClosedLoopRest({
-    target: base,
+const closedLoop = (base: string, coding: string, serverPid: number): Promise<Figures> =>
+  measureClosedLoop({
+    base,
     route: 'GET /v1/prices',
     headers: coding === 'identity' ? {} : { 'Accept-Encoding': coding },
     connections,
-    threads: 1,
-    durationSeconds: seconds,
-    cpus: '1',
-    log: (line) => console.log(`  ${line}`),
-    measured: () => {
-      const [server, cores] = [processMeter(serverPid), coreMeter()]
-      return () => (window = { serverCpu: server.stop(), cores: cores.stop() })
-    },
+    seconds,
+    serverPid,
   })
-  const totals = result.totals as { requestsPerSecond: number; statusErrors: number }
-  return {
-    requestsPerSecond: totals.requestsPerSecond,
-    p50Ms: result.latency.p50Ms,
-    p99Ms: result.latency.p99Ms,
-    errors: totals.statusErrors,
-    serverCpu: window.serverCpu,
-    serverCpuUsPerRequest: (window.serverCpu * 1e6) / totals.requestsPerSecond,
-    cores: window.cores,
-  }
-}
 
 // the edge as deployed: the compiled edge role alone on CPU 0, fed over NATS by an ingestor process on
 // CPU 1 (the simulated feed at 200 ticks/s: the snapshot changes 200 times a second, and each change is

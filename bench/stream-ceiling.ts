@@ -7,29 +7,51 @@
 // client processes and the publisher on CPU 1.
 // Usage: npm run bench:stream-ceiling [-- --counts 1000,5000,10000,19000 --workers 1,2 --seconds 10 --warmup 2 --no-baseline]
 import { connect } from '@nats-io/transport-node'
-import { parseArgs } from 'node:util'
+import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
 import { loadAverage } from '../loadtest/cpu-meter.ts'
 import { buildLoadClient } from '../loadtest/native-stream-client.ts'
 import { clientGroups, loopbackSources, NativeStreamSession } from '../loadtest/native-stream-load.ts'
+import { pairSelectionProblem } from '../loadtest/stream-load.ts'
 import { totalRssMb } from '../loadtest/server-processes.ts'
 import { freePort, startNats } from '../test/support/servers.ts'
 import { reportRows } from './report.ts'
 import { startBaselineServer, startStreamService, type StreamServer } from './stream-servers.ts'
 
-const { values: args } = parseArgs({
+const command = parseCommandLine({
+  usage: 'npm run bench:stream-ceiling -- [options]',
+  summary:
+    "The stream's ceiling at the real feed's rhythm: growing connection counts per edge process, each connection taking\n" +
+    '--pairs, every pair ticking once per slot; tick-to-client latency, delivered against expected, gaps, CPU and\n' +
+    'memory per connection, for the edge and the bare uWebSockets.js server in one run. JSON rows on stdout,\n' +
+    'progress on stderr.',
   options: {
-    counts: { type: 'string', default: '1000,5000,10000,19000' },
-    workers: { type: 'string', default: '1,2' },
-    seconds: { type: 'string', default: '10' },
-    warmup: { type: 'string', default: '2' },
-    pairs: { type: 'string', default: 'rand:8' },
-    'all-pairs-share': { type: 'string', default: '10' },
-    'slot-ms': { type: 'string', default: '400' },
-    'no-baseline': { type: 'boolean', default: false },
+    counts: {
+      type: 'string',
+      default: '1000,5000,10000,19000',
+      value: 'LIST',
+      description: 'connections per edge process, comma-separated',
+    },
+    workers: { type: 'string', default: '1,2', value: 'LIST', description: 'edge workers (EDGE_WORKERS) to measure, comma-separated' },
+    seconds: { type: 'string', default: '10', value: 'S', description: 'seconds measured per count' },
+    warmup: { type: 'string', default: '2', value: 'S', description: 'seconds of publishing before each measurement' },
+    pairs: { type: 'string', default: 'rand:8', value: 'all|rand:N|A,B', description: 'what each connection takes' },
+    'all-pairs-share': {
+      type: 'string',
+      default: '10',
+      value: 'PCT',
+      description: 'with rand:N, the share of connections taking every pair',
+    },
+    'slot-ms': { type: 'string', default: '400', value: 'MS', description: 'the slot in which every pair ticks once' },
+    'no-baseline': { type: 'boolean', default: false, description: 'skip the bare uWebSockets.js server' },
   },
 })
-const counts = args.counts.split(',').map(Number)
-const workerCounts = args.workers.split(',').map(Number)
+const args = command.values
+const counts = command.numbers('counts', { min: 1, integer: true })
+const workerCounts = command.numbers('workers', { min: 1, integer: true })
+for (const option of ['seconds', 'warmup', 'all-pairs-share', 'slot-ms'] as const) command.number(option, { min: 0 })
+const pairsProblem = pairSelectionProblem(args.pairs)
+if (pairsProblem) command.refuse(pairsProblem)
+const progress = progressReporter()
 const clientBinary = buildLoadClient()
 const nats = await startNats()
 const nc = await connect({ servers: nats.url, name: 'stream-ceiling-publisher' })
@@ -59,8 +81,9 @@ console.log(
 try {
   for (const count of counts) {
     for (const kind of kinds) {
-      const server = await kind.start()
       const connections = count * kind.processes
+      progress(`${kind.name}: ${connections} connections`)
+      const server = await kind.start()
       try {
         const idleRssMb = totalRssMb(server.pids())
         const session = await NativeStreamSession.open({
@@ -81,7 +104,7 @@ try {
             slotMs: Number(args['slot-ms']),
             warmupSeconds: Number(args.warmup),
             durationSeconds: Number(args.seconds),
-            log: (line) => console.log(`  ${kind.name} ${connections}: ${line}`),
+            log: (line) => progress(`${kind.name} ${connections}: ${line}`),
           })
           const totals = result.totals as Record<string, number>
           rows.push({

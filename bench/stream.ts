@@ -8,7 +8,7 @@
 //        --workers 1,2 --no-baseline]
 import { connect } from '@nats-io/transport-node'
 import { spawnSync } from 'node:child_process'
-import { parseArgs } from 'node:util'
+import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
 import { PAIRS } from '../schemas/pairs.ts'
 import { freePort, startNats } from '../test/support/servers.ts'
 import { coreMeter, loadAverage } from '../loadtest/cpu-meter.ts'
@@ -20,29 +20,37 @@ import { totalCpuMs as serverCpuMs, totalRssMb as rssMb } from '../loadtest/serv
 import { startBaselineServer, startStreamService, type StreamServer } from './stream-servers.ts'
 import { median, printTable, writeResult } from './report.ts'
 
-const { values: args } = parseArgs({
+const command = parseCommandLine({
+  usage: 'npm run bench:stream -- [options]',
+  summary:
+    "Price stream: delivered messages/s, tick-to-client latency, gaps, CPU and memory of the compiled edge's stream\n" +
+    'beside a bare uWebSockets.js publish-only server, in one run, driven by the native load client (needs cc).\n' +
+    'Scenarios: throughput, latency, paused clients.',
   options: {
-    clients: { type: 'string', default: '1000' },
-    rates: { type: 'string', default: '3500,5000' },
-    runs: { type: 'string', default: '3' },
-    seconds: { type: 'string', default: '6' },
-    warmup: { type: 'string', default: '2' },
-    'latency-clients': { type: 'string', default: '100' },
-    'paused-runs': { type: 'string', default: '5' },
-    'paused-rate': { type: 'string', default: '3000' },
-    workers: { type: 'string', default: '1' },
-    'no-baseline': { type: 'boolean', default: false },
+    clients: { type: 'string', default: '1000', value: 'N', description: 'all-pairs connections (throughput, paused)' },
+    rates: { type: 'string', default: '3500,5000', value: 'LIST', description: 'ticks/s offered in throughput, comma-separated' },
+    runs: { type: 'string', default: '3', value: 'N', description: 'runs of throughput and latency' },
+    seconds: { type: 'string', default: '6', value: 'S', description: 'seconds measured per step' },
+    warmup: { type: 'string', default: '2', value: 'S', description: 'seconds of warm-up before each step' },
+    'latency-clients': { type: 'string', default: '100', value: 'N', description: 'connections in the latency scenario' },
+    'paused-runs': { type: 'string', default: '5', value: 'N', description: 'runs of the paused scenario (0 skips it)' },
+    'paused-rate': { type: 'string', default: '3000', value: 'N', description: 'ticks/s in the paused scenario' },
+    workers: { type: 'string', default: '1', value: 'LIST', description: 'edge workers (EDGE_WORKERS) to measure, comma-separated' },
+    'no-baseline': { type: 'boolean', default: false, description: 'skip the bare uWebSockets.js server' },
   },
 })
-const clients = Number(args.clients)
-const rates = args.rates.split(',').map(Number)
-const runs = Number(args.runs)
-const measureMs = Number(args.seconds) * 1000
-const warmupMs = Number(args.warmup) * 1000
-const latencyClients = Number(args['latency-clients'])
-const pausedRuns = Number(args['paused-runs'])
-const pausedRate = Number(args['paused-rate'])
-const workerCounts = args.workers.split(',').map(Number)
+const args = command.values
+const whole = { min: 1, integer: true }
+const clients = command.number('clients', whole)
+const rates = command.numbers('rates', whole)
+const runs = command.number('runs', whole)
+const measureMs = command.number('seconds', { min: 0.1 }) * 1000
+const warmupMs = command.number('warmup', { min: 0 }) * 1000
+const latencyClients = command.number('latency-clients', whole)
+const pausedRuns = command.number('paused-runs', { min: 0, integer: true })
+const pausedRate = command.number('paused-rate', whole)
+const workerCounts = command.numbers('workers', whole)
+const progress = progressReporter()
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const clientBinary = buildLoadClient()
@@ -70,6 +78,7 @@ interface Reading {
 
 async function step(server: Server, session: NativeStreamSession, label: Row, rate: number, pairCount?: number) {
   const pids = server.pids()
+  progress(`${label.scenario}, run ${label.run}: ${server.name}, ${label.clients} clients at ${rate} ticks/s`)
   let window = { serverCpuPercent: 0, busy: [] as number[] }
   const result: LoadResult = await session.run({
     ticksPerSecond: rate,

@@ -6,21 +6,28 @@
 // Usage: npm run bench:subgraph-door [-- --runs 3 --seconds 10 --connections 64]
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
-import { parseArgs } from 'node:util'
+import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
 import { loadAverage } from '../loadtest/cpu-meter.ts'
 import { pinned } from '../loadtest/pinning.ts'
 import { freePort } from '../test/support/servers.ts'
 import { median, printTable, writeResult } from './report.ts'
 import { BENCH_QUERY_BODY } from './subgraph-door-query.ts'
 
-const { values: args } = parseArgs({
+const command = parseCommandLine({
+  usage: 'npm run bench:subgraph-door -- [options]',
+  summary:
+    "POST /v1/subgraph/gn: requests/s and latency of the door's cached answers beside a bare uWebSockets.js POST route\n" +
+    'writing the same bytes, in one run; servers on CPU 0, autocannon on CPU 1.',
   options: {
-    runs: { type: 'string', default: '3' },
-    seconds: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '64' },
+    runs: { type: 'string', default: '3', value: 'N', description: 'runs, each loading the door and then the baseline' },
+    seconds: { type: 'string', default: '10', value: 'S', description: 'seconds of load per server and run' },
+    connections: { type: 'string', default: '64', value: 'N', description: "autocannon's connections" },
   },
 })
-const [runs, seconds, connections] = [Number(args.runs), Number(args.seconds), Number(args.connections)]
+const [runs, seconds, connections] = (['runs', 'seconds', 'connections'] as const).map((option) =>
+  command.number(option, { min: 1, integer: true }),
+) as [number, number, number]
+const progress = progressReporter()
 const autocannonCli = createRequire(import.meta.url).resolve('autocannon/autocannon.js')
 const serversScript = new URL('./subgraph-door-servers.ts', import.meta.url).pathname
 
@@ -97,6 +104,7 @@ console.log(`${baseline.line}; load average ${loadBefore}`)
 const rows: Array<Record<string, string | number>> = []
 const ratios: number[] = []
 for (let run = 1; run <= runs; run++) {
+  progress(`run ${run} of ${runs}: the door, then the baseline, ${seconds} s each`)
   const ours = await load(doorUrl)
   const bare = await load(baselineUrl)
   ratios.push(ours.requestsPerSecond / bare.requestsPerSecond)

@@ -1,4 +1,5 @@
-import type { PriceBus, TickHandler } from './price-bus.ts'
+import { randomBytes } from 'node:crypto'
+import { DEFAULT_RESUME_WINDOW_SECONDS, type NumberedTick, type PriceBus, type TickHandler, type TickLog } from './price-bus.ts'
 
 /** The members of one queue group; ticks go to them in turn. */
 interface QueueGroup {
@@ -10,17 +11,22 @@ interface QueueGroup {
  * The embedded stand-in for NATS: one process, no network. Delivery is asynchronous (a microtask
  * after publish), as it is over a real connection, so code cannot come to rely on re-entrant calls.
  */
-export function inProcessPriceBus(): PriceBus {
+export function inProcessPriceBus(options: { resumeWindowSeconds?: number } = {}): PriceBus {
   const handlers = new Set<TickHandler>()
   const queueGroups = new Map<string, QueueGroup>()
   const latest = new Map<string, Uint8Array>()
-  let queue: Array<[string, Uint8Array]> = []
+  const followers = new Set<(tick: NumberedTick) => void>()
+  const seqs = new Map<string, number>()
+  let position = 0
+  let queue: NumberedTick[] = []
   let closed = false
 
   const deliver = (): void => {
     const batch = queue
     queue = []
-    for (const [pair, row] of batch) {
+    for (const tick of batch) {
+      const { pair, row } = tick
+      for (const follower of followers) follower(tick)
       for (const handler of handlers) handler(pair, row)
       for (const group of queueGroups.values()) {
         const member = group.members[group.next++ % group.members.length]!
@@ -45,9 +51,12 @@ export function inProcessPriceBus(): PriceBus {
     publishTick(pair, row) {
       if (closed) return
       latest.set(pair, row)
+      const seq = (seqs.get(pair) ?? 0) + 1
+      seqs.set(pair, seq)
       if (queue.length === 0) queueMicrotask(deliver)
-      queue.push([pair, row])
+      queue.push({ pair, row, seq, position: ++position })
     },
+    tickLog: inProcessTickLog(followers, seqs, options.resumeWindowSeconds ?? DEFAULT_RESUME_WINDOW_SECONDS),
     subscribeTicks(handler, options = {}) {
       if (options.queueGroup !== undefined) return joinQueueGroup(options.queueGroup, handler)
       handlers.add(handler)
@@ -60,7 +69,25 @@ export function inProcessPriceBus(): PriceBus {
     async close() {
       closed = true
       handlers.clear()
+      followers.clear()
       queueGroups.clear()
     },
+  }
+}
+
+/**
+ * The numbering of the embedded bus: in memory, for the life of the process, under an epoch drawn at start
+ * (a restarted process numbers afresh, and cursors of the previous one are foreign). Nothing is retained
+ * here: the edge in the same process keeps its own window.
+ */
+function inProcessTickLog(followers: Set<(tick: NumberedTick) => void>, seqs: Map<string, number>, windowSeconds: number): TickLog {
+  return {
+    windowSeconds,
+    epoch: `${Date.now().toString(36)}${randomBytes(3).readUIntBE(0, 3).toString(36)}`,
+    follow(handler) {
+      followers.add(handler)
+      return { ready: Promise.resolve(), stop: () => followers.delete(handler) }
+    },
+    latestSeqs: async () => new Map(seqs),
   }
 }

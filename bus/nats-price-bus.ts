@@ -1,11 +1,15 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node'
 import { maskUrl } from '../kit/redaction.ts'
-import { Kvm, type KV } from '@nats-io/kv'
+import { Kvm } from '@nats-io/kv'
+import { jetstream, type JetStreamClient } from '@nats-io/jetstream'
+import type { MsgHdrs } from '@nats-io/transport-node'
 import type { Logger } from '../kit/logger.ts'
 import { throttledWarning } from '../kit/throttled-warning.ts'
-import type { PriceBus, SubscribeOptions, TickHandler } from './price-bus.ts'
+import { DEFAULT_RESUME_WINDOW_SECONDS, type PriceBus, type SubscribeOptions, type TickHandler } from './price-bus.ts'
 import { busNames } from './subjects.ts'
 import { resilientConnectionOptions } from './nats-connection-options.ts'
+import { PAIRS } from '../schemas/pairs.ts'
+import { latestSeqs, natsTickLog, openTickStream, retriedAtStart, tickNumbering } from './nats-tick-log.ts'
 
 export interface NatsPriceBusOptions {
   servers: string
@@ -23,6 +27,15 @@ export interface NatsPriceBusOptions {
    * outlives the loss of the node holding it). Applies when the bucket is created; an existing bucket keeps its own.
    */
   bucketReplicas?: number
+  /** copies JetStream keeps of the tick stream; applies when it is created (the bucket's by default) */
+  tickStreamReplicas?: number
+  /** how long the tick stream keeps ticks for resuming clients; applies when the stream is created */
+  resumeWindowSeconds?: number
+  /**
+   * this process publishes ticks (the ingestor): their per-pair seq continues from the deployment's at open.
+   * A process that does not publishes nothing, and its `publishTick` numbers from zero (tests' publishers).
+   */
+  publishes?: boolean
   logger: Logger
 }
 
@@ -32,10 +45,20 @@ export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceB
   const log = options.logger.child({ module: 'nats-price-bus' })
   const nc = await connect(resilientConnectionOptions(options.servers, options.name))
 
-  const bucket = await new Kvm(nc).create(names.latestPricesBucket, { history: 1, replicas: options.bucketReplicas ?? 1 })
+  const bucket = await retriedAtStart(() =>
+    new Kvm(nc).create(names.latestPricesBucket, { history: 1, replicas: options.bucketReplicas ?? 1 }),
+  )
+  const tickStream = await openTickStream(nc, names, {
+    windowSeconds: options.resumeWindowSeconds ?? DEFAULT_RESUME_WINDOW_SECONDS,
+    replicas: options.tickStreamReplicas ?? options.bucketReplicas ?? 1,
+  })
+  const numbering = tickNumbering(options.publishes ? await retriedAtStart(() => latestSeqs(nc, names)) : new Map<string, number>())
   const connection = watchConnection(nc, log)
-  const latestWriter = coalescingLatestWriter(bucket, options.latestWriteIntervalMs ?? 250, log)
-  log.info({ servers: maskUrl(options.servers), bucket: names.latestPricesBucket }, 'connected to NATS')
+  const latestWriter = coalescingLatestWriter(jetstream(nc), names.latestRowSubject, options.latestWriteIntervalMs ?? 250, log)
+  log.info(
+    { servers: maskUrl(options.servers), bucket: names.latestPricesBucket, tickStream: names.tickStream, epoch: tickStream.epoch },
+    'connected to NATS',
+  )
   const tickSubjects = new Map<string, string>()
 
   return {
@@ -43,9 +66,11 @@ export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceB
     publishTick(pair, row) {
       let subject = tickSubjects.get(pair)
       if (subject === undefined) tickSubjects.set(pair, (subject = names.tickSubject(pair)))
-      nc.publish(subject, row)
-      latestWriter.record(pair, row)
+      const { header } = numbering.next(pair)
+      nc.publish(subject, row, { headers: header })
+      latestWriter.record(pair, row, header)
     },
+    tickLog: natsTickLog(nc, names, tickStream),
     subscribeTicks(handler: TickHandler, { queueGroup }: SubscribeOptions = {}) {
       const subscription = nc.subscribe(names.allTicks, {
         queue: queueGroup,
@@ -60,11 +85,15 @@ export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceB
       return () => subscription.unsubscribe()
     },
     async readLatest() {
+      // one direct get per listed pair: any of the bucket's replicas answers it, where listing the keys would
+      // make a consumer, which needs the bucket's leader and the cluster's meta leader (both missing for a while
+      // after a node is lost or a partition heals)
+      const entries = await Promise.all(PAIRS.map(({ symbol }) => bucket.get(symbol)))
       const rows = new Map<string, Uint8Array>()
-      for await (const key of await bucket.keys()) {
-        const entry = await bucket.get(key)
-        if (entry && entry.operation === 'PUT') rows.set(key, entry.value)
-      }
+      PAIRS.forEach(({ symbol }, index) => {
+        const entry = entries[index]
+        if (entry?.operation === 'PUT') rows.set(symbol, entry.value)
+      })
       return rows
     },
     async flush() {
@@ -111,24 +140,35 @@ function watchConnection(nc: NatsConnection, log: Logger) {
   }
 }
 
-/** Writes the newest row per pair to the bucket on a timer; a failed write is retried on the next one. */
-function coalescingLatestWriter(bucket: KV, intervalMs: number, log: Logger) {
+interface LatestRow {
+  row: Uint8Array
+  /** carries the row's per-pair seq, so a restarted publisher continues a quiet pair's numbering */
+  header: MsgHdrs
+}
+
+/**
+ * Writes the newest row per pair to the bucket on a timer; a failed write is retried on the next one. Rows go
+ * to the bucket's subjects as a put would, with the seq header beside them (readers of the bucket see the row).
+ */
+function coalescingLatestWriter(js: JetStreamClient, subjectOf: (pair: string) => string, intervalMs: number, log: Logger) {
   // a NATS outage fails every pair's write at once, on every timer turn: one warning per window
   const warn = throttledWarning(log, 'latest-row writes failed, will retry')
-  let pending = new Map<string, Uint8Array>()
+  let pending = new Map<string, LatestRow>()
   let writing: Promise<void> = Promise.resolve()
 
   const writeBatch = async (): Promise<void> => {
     if (pending.size === 0) return
     const batch = pending
     pending = new Map()
-    const results = await Promise.allSettled([...batch].map(([pair, row]) => bucket.put(pair, row)))
+    const results = await Promise.allSettled(
+      [...batch].map(([pair, { row, header }]) => js.publish(subjectOf(pair), row, { headers: header })),
+    )
     const failed: string[] = []
     let reason: unknown
     results.forEach((result, index) => {
       if (result.status === 'fulfilled') return
-      const [pair, row] = [...batch][index]!
-      if (!pending.has(pair)) pending.set(pair, row)
+      const [pair, latest] = [...batch][index]!
+      if (!pending.has(pair)) pending.set(pair, latest)
       failed.push(pair)
       reason = result.reason
     })
@@ -139,8 +179,8 @@ function coalescingLatestWriter(bucket: KV, intervalMs: number, log: Logger) {
   timer.unref()
 
   return {
-    record(pair: string, row: Uint8Array) {
-      pending.set(pair, row)
+    record(pair: string, row: Uint8Array, header: MsgHdrs) {
+      pending.set(pair, { row, header })
     },
     flush: () => writeNow(),
     async stop() {

@@ -10,17 +10,24 @@ export interface BusNames {
   pairOfTickSubject(subject: string): string
   /** JetStream key-value bucket holding the latest row per pair (key = pair symbol) */
   latestPricesBucket: string
+  /** the subject a pair's entry of the latest-row bucket is stored under */
+  latestRowSubject(pair: string): string
+  /** JetStream stream keeping every tick for the resume window, numbering them (nats-tick-log.ts) */
+  tickStream: string
 }
 
 export function busNames(namespace = ''): BusNames {
   if (namespace !== '' && !/^[A-Za-z0-9_-]+$/.test(namespace)) {
     throw new Error(`bus namespace "${namespace}" may hold only letters, digits, "_" and "-"`)
   }
+  const bucket = namespace === '' ? 'prices' : `${namespace}-prices`
   const tickPrefix = `${namespace === '' ? '' : `${namespace}.`}prices.v1.tick.`
   return {
     tickSubject: (pair) => tickPrefix + pair,
     allTicks: `${tickPrefix}*`,
     pairOfTickSubject: (subject) => subject.slice(tickPrefix.length),
-    latestPricesBucket: namespace === '' ? 'prices' : `${namespace}-prices`,
+    latestPricesBucket: bucket,
+    latestRowSubject: (pair) => `$KV.${bucket}.${pair}`,
+    tickStream: namespace === '' ? 'price-ticks' : `${namespace}-price-ticks`,
   }
 }

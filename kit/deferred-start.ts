@@ -18,3 +18,15 @@ export function settledWithin<T>(promise: Promise<T>, timeoutMs: number, timedOu
   })
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer))
 }
+
+export type StartState = 'starting' | 'ready' | 'unavailable'
+
+/** Where a part of the start is, for readiness reports: `starting` until `promise` settles, then `ready` or `unavailable`. */
+export function startState(promise: Promise<unknown>): () => StartState {
+  let state: StartState = 'starting'
+  promise.then(
+    () => (state = 'ready'),
+    () => (state = 'unavailable'),
+  )
+  return () => state
+}

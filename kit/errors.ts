@@ -10,7 +10,12 @@ export type ErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'no_ticks_yet'
+  | 'upgrade_required'
+  | 'at_capacity'
+  | 'starting'
   | 'upstream_unavailable'
+  | 'upstream_timeout'
+  | 'upstream_throttled'
   | 'not_tradeable'
   | 'onboarding_rejected'
   | 'relay_failed'
@@ -23,6 +28,12 @@ export interface ServiceErrorOptions {
   issues?: unknown[]
   /** structured detail returned to the client */
   details?: unknown
+  /** how long the client should wait before trying again; sent as `Retry-After` */
+  retryAfterSeconds?: number
+  /** other response headers the answer needs (`Allow` on a 405, `Upgrade` on a 426) */
+  headers?: Readonly<Record<string, string>>
+  /** the body says the feed is stale (`stale: true`, the spec's 503 of `GET /v1/prices` before the first tick) */
+  stale?: true
 }
 
 export class ServiceError extends Error {
@@ -30,12 +41,18 @@ export class ServiceError extends Error {
   readonly code: ErrorCode
   readonly issues: unknown[] | undefined
   readonly details: unknown
+  readonly retryAfterSeconds: number | undefined
+  readonly headers: Readonly<Record<string, string>> | undefined
+  readonly stale: true | undefined
 
   constructor(code: ErrorCode, message: string, options: ServiceErrorOptions = {}) {
     super(message, { cause: options.cause })
     this.code = code
     this.issues = options.issues
     this.details = options.details
+    this.retryAfterSeconds = options.retryAfterSeconds
+    this.headers = options.headers
+    this.stale = options.stale
   }
 }
 

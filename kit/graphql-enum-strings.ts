@@ -1,5 +1,5 @@
-// graph-node takes an enum value written as a string as well as a bare name (`orderType: "Market"` and
-// `orderType: Market`; graph-node `graphql/src/values/coercion.rs`, `MaybeCoercible<EnumType>`), and by
+// graph-node takes an enum value written as a string as well as a bare name (`orderDirection: "desc"` and
+// `orderDirection: desc`; graph-node `graphql/src/values/coercion.rs`, `MaybeCoercible<EnumType>`), and by
 // default runs no GraphQL validation that would refuse the string. graphql-js parses only bare names.
 
 import { Kind, type GraphQLEnumType } from 'graphql'

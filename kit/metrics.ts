@@ -94,6 +94,36 @@ export function createMetrics() {
       help: "Merges of one pair's candles into the candle store that failed (retried on the next flush)",
       registers,
     }),
+    historyCalls: new Counter({
+      name: 'venue_history_calls_total',
+      help: 'Calls to the candle history source, by outcome (ok, no_data, timeout, network_error, http_error, invalid_response, source_error)',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    historyCallDuration: new Histogram({
+      name: 'venue_history_call_duration_seconds',
+      help: 'Time from a call to the candle history source to its answer (or failure)',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10],
+      registers,
+    }),
+    historySharedCalls: new Counter({
+      name: 'venue_history_shared_calls_total',
+      help: 'History fetches answered by a call another request made, by where it was made (replica: this process, cluster: another replica)',
+      labelNames: ['from'],
+      registers,
+    }),
+    historyBudgetRefusals: new Counter({
+      name: 'venue_history_budget_refusals_total',
+      help: 'History calls not made because the call budget was spent, by priority (request: answered 503, background: retried later)',
+      labelNames: ['priority'],
+      registers,
+    }),
+    historyBars: new Counter({
+      name: 'venue_history_bars_total',
+      help: 'Bars taken from the candle history source, by resolution and use (stored; proxied: older than the store keeps)',
+      labelNames: ['resolution', 'use'],
+      registers,
+    }),
     rateLimited: new Counter({
       name: 'venue_rate_limited_total',
       help: 'Requests refused with 429, by budget',

@@ -4,142 +4,284 @@ import { connect } from '@nats-io/transport-node'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { dirname, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
+import { errorLine, parseCommandLine } from '../kit/command-line.ts'
 import { renderHtmlReport } from './html-report.ts'
 import type { LoadResult } from './load-result.ts'
-import { readDeploymentFile } from '../services/onboarding/deployment.ts'
-import { derivedPartners, runOnboardLoad } from './onboard-load.ts'
 import { buildLoadClient } from './native-stream-client.ts'
 import { clientGroups, loopbackSources, runNativeStreamLoad } from './native-stream-load.ts'
 import { runRestLoad } from './rest-load.ts'
+import { isCpuList } from './pinning.ts'
 import { listeningPids } from './server-processes.ts'
-import { runStreamLoad } from './stream-load.ts'
+import { pairSelectionProblem, runStreamLoad } from './stream-load.ts'
 import { runClosedLoopRest } from './wrk-load.ts'
 
-const USAGE = `usage: loadtest <stream|rest|onboard> --target <url> [options]
-
-common:
-  --target URL             the service's base URL (http://, https://; ws:// and wss:// for stream)
-  --duration S             seconds of load (default 30)
-  --workers N              client worker threads (default: cores - 1, at least 1)
-  --source-ips N           spread connections over 127.0.0.1 ... 127.0.0.N (loopback targets only)
-  --owns-service           the service's limits are lifted (RATE_LIMITS_ENABLED=false): do not plan around them
-  --out PATH               report path without extension (default loadtest-results/<mode>-<time>)
-
-stream:
-  --connections N          connections to hold (default 100)
-  --ramp N                 new connections per second (default 50; held within 60 upgrades/min per IP)
-  --pairs all|rand:N|A,B   what each connection receives (default all)
-  --reconnect              reopen closed or refused connections
-  --per-ip-connections N   the service's connection ceiling per IP (default 20)
-  --publish NATS_URL       publish the ticks on the service's bus (exact latency), with
-  --namespace NS             its BUS_NAMESPACE, and
-  --tick-rate N              ticks per second over all pairs (default 500)
-  --client node|native     node: worker-thread clients (default); native: the repository's epoll client in C
-                             (loadtest/native, built with cc), processes of up to --per-process connections
-                             on --client-cpus, every connection opened at once (needs --publish and
-                             --owns-service, and a service on this machine admitting Origin http://bench,
-                             e.g. STREAM_ALLOWED_ORIGINS=*); the service's CPU and RSS are reported
-  --warmup S               native: seconds of publishing before the measured window (default 1)
-  --per-process N          native: connections per client process (default 19000, under a 20,000 file limit)
-  --profile realistic      native, the production regime: --connections (default 1000) each taking
-                             --pairs rand:8 (default), --all-pairs-share of them every pair, ticks at the
-                             real feed's rhythm (every pair once per --slot-ms), from 127.0.0.2 onwards
-                             (one address per 15,000 connections, at least 2; or --source-ips)
-  --all-pairs-share PCT    with --pairs rand:N, the share of connections taking every pair (default 10)
-  --slot-ms MS             the feed's slot: every pair ticks once per slot (default 400, Pyth's)
-
-rest:
-  --rate N                 requests per second, open loop (default 100)
-  --route 'GET /v1/prices' a route (repeatable; default GET /v1/prices and GET /v1/status)
-  --connections N          sockets per worker (default 64); with --closed-loop, wrk's connections
-  --closed-loop            the ceiling: wrk (Debian package) keeps every connection busy with one GET route
-                             (needs --owns-service); latency from wrk, per-second responses estimated
-  --header 'Name: value'   with --closed-loop, a request header (repeatable)
-  --threads N              with --closed-loop, wrk's threads (default 1)
-
-pinning (loopback benches):
-  --client-cpus LIST       run the native client or wrk on these CPUs (taskset -c), e.g. 1
-
-onboard (against the development chains; every partner must be in the service's ONBOARD_ALLOWLIST):
-  --deployment FILE        the chains' deployment (default deploy/devnet/out/deployment.json, from npm run devnet)
-  --chain ID               a chain whose token has a permit (default 42161)
-  --rate N                 onboardings per second, open loop (default 5)
-  --partners-seed S        partners are derived from this seed (default: default)
-  --print-partners N       print the first N partners' addresses, comma-separated for ONBOARD_ALLOWLIST, and exit
-`
-
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
+// the usage's headings
+const SECTIONS = {
+  common: 'common',
+  stream: 'stream',
+  rest: 'rest',
+  pinning: 'pinning (loopback benches)',
+  onboard: "onboard (against the development chains; every partner must be in the service's ONBOARD_ALLOWLIST)",
+}
+const command = parseCommandLine({
+  usage: 'npm run loadtest -- <stream|rest|onboard> --target URL [options]   (or venue-loadtest)',
+  summary: 'The load test, against any deployment: prints a progress line every second, then writes <out>.json and <out>.html.',
+  maxPositionals: 1,
   options: {
-    target: { type: 'string' },
-    duration: { type: 'string', default: '30' },
-    workers: { type: 'string', default: String(Math.max(1, availableParallelism() - 1)) },
-    'source-ips': { type: 'string' },
-    'owns-service': { type: 'boolean', default: false },
-    out: { type: 'string' },
-    connections: { type: 'string' },
-    ramp: { type: 'string', default: '50' },
-    pairs: { type: 'string', default: 'all' },
-    reconnect: { type: 'boolean', default: false },
-    'per-ip-connections': { type: 'string', default: '20' },
-    publish: { type: 'string' },
-    namespace: { type: 'string', default: '' },
-    'tick-rate': { type: 'string', default: '500' },
-    client: { type: 'string', default: 'node' },
-    warmup: { type: 'string', default: '1' },
-    'per-process': { type: 'string', default: '19000' },
-    profile: { type: 'string' },
-    'all-pairs-share': { type: 'string', default: '10' },
-    'slot-ms': { type: 'string', default: '400' },
-    'closed-loop': { type: 'boolean', default: false },
-    header: { type: 'string', multiple: true },
-    threads: { type: 'string', default: '1' },
-    'client-cpus': { type: 'string' },
-    rate: { type: 'string' },
-    route: { type: 'string', multiple: true },
-    deployment: { type: 'string', default: 'deploy/devnet/out/deployment.json' },
-    chain: { type: 'string', default: '42161' },
-    'partners-seed': { type: 'string', default: 'default' },
-    'print-partners': { type: 'string' },
-    help: { type: 'boolean', default: false },
+    target: {
+      type: 'string',
+      value: 'URL',
+      section: SECTIONS.common,
+      description: "the service's base URL: http:// or https://; for stream also ws:// or wss:// (the same host and port)",
+    },
+    duration: { type: 'string', default: '30', value: 'S', section: SECTIONS.common, description: 'seconds of load' },
+    workers: {
+      type: 'string',
+      default: String(Math.max(1, availableParallelism() - 1)),
+      value: 'N',
+      section: SECTIONS.common,
+      description: 'client worker threads (by default cores - 1, at least 1)',
+    },
+    'source-ips': {
+      type: 'string',
+      value: 'N',
+      section: SECTIONS.common,
+      description: 'spread connections over 127.0.0.1 ... 127.0.0.N (loopback targets only)',
+    },
+    'owns-service': {
+      type: 'boolean',
+      default: false,
+      section: SECTIONS.common,
+      description: "the service's limits are lifted (RATE_LIMITS_ENABLED=false): do not plan around them",
+    },
+    out: {
+      type: 'string',
+      value: 'PATH',
+      section: SECTIONS.common,
+      description: 'report path without extension (default loadtest-results/<mode>-<time>)',
+    },
+    connections: {
+      type: 'string',
+      value: 'N',
+      section: SECTIONS.stream,
+      description:
+        "connections to hold (default 100; 1000 with --profile realistic);\nrest: sockets per worker (default 64), with --closed-loop wrk's connections",
+    },
+    ramp: {
+      type: 'string',
+      default: '50',
+      value: 'N',
+      section: SECTIONS.stream,
+      description: 'new connections per second (held within 60 upgrades/min per IP)',
+    },
+    pairs: {
+      type: 'string',
+      default: 'all',
+      value: 'all|rand:N|A,B',
+      section: SECTIONS.stream,
+      description: 'what each connection receives',
+    },
+    reconnect: { type: 'boolean', default: false, section: SECTIONS.stream, description: 'reopen closed or refused connections' },
+    transport: {
+      type: 'string',
+      default: 'ws',
+      value: 'ws|sse',
+      section: SECTIONS.stream,
+      description: 'ws: WebSocket; sse: Server-Sent Events on the same path (node client)',
+    },
+    resume: {
+      type: 'boolean',
+      default: false,
+      section: SECTIONS.stream,
+      description: 'ask for cursors; every reopen resumes after the last one (?from=, Last-Event-ID)',
+    },
+    'storm-every': {
+      type: 'string',
+      value: 'S',
+      section: SECTIONS.stream,
+      description:
+        'a reconnect storm every S seconds: --storm-share of the connections close and\nreopen at once (with --resume: resume storms) (node client)',
+    },
+    'storm-share': {
+      type: 'string',
+      default: '50',
+      value: 'PCT',
+      section: SECTIONS.stream,
+      description: 'with --storm-every, the share of the connections that close',
+    },
+    'per-ip-connections': {
+      type: 'string',
+      default: '20',
+      value: 'N',
+      section: SECTIONS.stream,
+      description: "the service's connection ceiling per IP",
+    },
+    publish: {
+      type: 'string',
+      value: 'NATS_URL',
+      section: SECTIONS.stream,
+      description: "publish the ticks on the service's bus (exact latency), with --namespace and --tick-rate",
+    },
+    namespace: {
+      type: 'string',
+      default: '',
+      value: 'NS',
+      section: SECTIONS.stream,
+      description: "with --publish, the service's BUS_NAMESPACE",
+    },
+    'tick-rate': {
+      type: 'string',
+      default: '500',
+      value: 'N',
+      section: SECTIONS.stream,
+      description: 'with --publish, ticks per second over all pairs',
+    },
+    client: {
+      type: 'string',
+      default: 'node',
+      value: 'node|native',
+      section: SECTIONS.stream,
+      description:
+        "node: worker-thread clients; native: the repository's epoll client in C\n" +
+        '(loadtest/native, built with cc), processes of up to --per-process connections\n' +
+        'on --client-cpus, every connection opened at once (needs --publish and\n' +
+        '--owns-service, and a service on this machine admitting Origin http://bench,\n' +
+        "e.g. STREAM_ALLOWED_ORIGINS=*); the service's CPU and RSS are reported",
+    },
+    warmup: {
+      type: 'string',
+      default: '1',
+      value: 'S',
+      section: SECTIONS.stream,
+      description: 'native: seconds of publishing before the measured window',
+    },
+    'per-process': {
+      type: 'string',
+      default: '19000',
+      value: 'N',
+      section: SECTIONS.stream,
+      description: 'native: connections per client process (under a 20,000 file limit)',
+    },
+    profile: {
+      type: 'string',
+      value: 'realistic',
+      section: SECTIONS.stream,
+      description:
+        'native, the production regime: --connections (default 1000) each taking\n' +
+        '--pairs rand:8 (default), --all-pairs-share of them every pair, ticks at the\n' +
+        "real feed's rhythm (every pair once per --slot-ms), from 127.0.0.2 onwards\n" +
+        '(one address per 15,000 connections, at least 2; or --source-ips)',
+    },
+    'all-pairs-share': {
+      type: 'string',
+      default: '10',
+      value: 'PCT',
+      section: SECTIONS.stream,
+      description: 'with --pairs rand:N, the share of connections taking every pair',
+    },
+    'slot-ms': {
+      type: 'string',
+      default: '400',
+      value: 'MS',
+      section: SECTIONS.stream,
+      description: "the feed's slot: every pair ticks once per slot (Pyth's)",
+    },
+    rate: {
+      type: 'string',
+      value: 'N',
+      section: SECTIONS.rest,
+      description: 'requests per second, open loop (default 100);\nonboard: onboardings per second, open loop (default 5)',
+    },
+    route: {
+      type: 'string',
+      multiple: true,
+      value: "'GET /v1/prices'",
+      section: SECTIONS.rest,
+      description: 'a route (repeatable; default GET /v1/prices and GET /v1/status)',
+    },
+    'closed-loop': {
+      type: 'boolean',
+      default: false,
+      section: SECTIONS.rest,
+      description:
+        'the ceiling: wrk (Debian package) keeps every connection busy with one GET route\n' +
+        '(needs --owns-service); latency from wrk, per-second responses estimated',
+    },
+    header: {
+      type: 'string',
+      multiple: true,
+      value: "'Name: value'",
+      section: SECTIONS.rest,
+      description: 'with --closed-loop, a request header (repeatable)',
+    },
+    threads: { type: 'string', default: '1', value: 'N', section: SECTIONS.rest, description: "with --closed-loop, wrk's threads" },
+    'client-cpus': {
+      type: 'string',
+      value: 'LIST',
+      section: SECTIONS.pinning,
+      description: 'run the native client or wrk on these CPUs (taskset -c), e.g. 1',
+    },
+    deployment: {
+      type: 'string',
+      default: 'deploy/devnet/out/deployment.json',
+      value: 'FILE',
+      section: SECTIONS.onboard,
+      description: "the chains' deployment (from npm run devnet)",
+    },
+    chain: { type: 'string', default: '42161', value: 'ID', section: SECTIONS.onboard, description: 'a chain whose token has a permit' },
+    'partners-seed': {
+      type: 'string',
+      default: 'default',
+      value: 'S',
+      section: SECTIONS.onboard,
+      description: 'partners are derived from this seed',
+    },
+    'print-partners': {
+      type: 'string',
+      value: 'N',
+      section: SECTIONS.onboard,
+      description: "print the first N partners' addresses, comma-separated for ONBOARD_ALLOWLIST, and exit",
+    },
   },
 })
-
-const mode = positionals[0]
-if (mode === 'onboard' && values['print-partners']) {
+const { values } = command
+const mode = command.positionals[0]
+// the onboard mode's chain libraries are loaded by that mode only
+const onboardEngine = () => import('./onboard-load.ts')
+if (mode === 'onboard' && values['print-partners'] !== undefined) {
+  const { derivedPartners } = await onboardEngine()
   console.log(
-    derivedPartners(values['partners-seed'], Number(values['print-partners']))
+    derivedPartners(values['partners-seed'], command.number('print-partners', { min: 1, integer: true }))
       .map((partner) => partner.address)
       .join(','),
   )
   process.exit(0)
 }
-if (values.help || !values.target || (mode !== 'stream' && mode !== 'rest' && mode !== 'onboard')) {
-  console.error(USAGE)
-  process.exit(values.help ? 0 : 2)
+if (mode !== 'stream' && mode !== 'rest' && mode !== 'onboard') {
+  command.refuse(mode ? `the mode is stream, rest or onboard, not "${mode}"` : 'give a mode: stream, rest or onboard')
 }
+const target = values.target ?? command.refuse('give the service with --target URL')
+command.url('--target', target, mode === 'stream' ? ['http:', 'https:', 'ws:', 'wss:'] : ['http:', 'https:'])
 
-function refuse(message: string): never {
-  console.error(message)
-  process.exit(2)
+const refuse = command.refuse
+const number = (name: keyof typeof values, value: string | undefined) => command.number(name, { min: 0 }, value)
+const realistic = values.profile !== undefined && command.choice('profile', ['realistic']) === 'realistic'
+const pairsProblem = pairSelectionProblem(values.pairs)
+if (pairsProblem) refuse(pairsProblem)
+if (values['client-cpus'] !== undefined && !isCpuList(values['client-cpus'])) {
+  refuse(`--client-cpus is a CPU list such as 1, 0,1 or 0-3, not "${values['client-cpus']}"`)
 }
-const number = (name: keyof typeof values, value: string | undefined) => {
-  const parsed = Number(value)
-  if (!Number.isFinite(parsed) || parsed < 0) refuse(`--${name} must be a number, not ${value}`)
-  return parsed
-}
-const target = values.target
-const realistic = values.profile === 'realistic'
-if (values.profile !== undefined && !realistic) refuse(`--profile is realistic, not ${values.profile}`)
 const connections = number('connections', values.connections ?? (realistic ? '1000' : '100'))
 const sourceIps = number('source-ips', values['source-ips'] ?? '0')
 const localAddresses = Array.from({ length: sourceIps }, (_, index) => `127.0.0.${index + 1}`)
 if (sourceIps > 0 && !['localhost', '127.0.0.1'].includes(new URL(target).hostname)) {
   refuse('--source-ips spreads over loopback addresses: the target must be on this machine')
 }
-if (values.client !== 'node' && values.client !== 'native') refuse(`--client is node or native, not ${values.client}`)
-const native = values.client === 'native' || realistic
+const native = command.choice('client', ['node', 'native']) === 'native' || realistic
+const transport = command.choice('transport', ['ws', 'sse'])
+const stormEvery = values['storm-every'] === undefined ? undefined : command.number('storm-every', { min: 1, integer: true })
+if (native && (transport === 'sse' || stormEvery !== undefined || values.resume))
+  refuse('--transport sse, --resume and --storm-every run on the node client')
 const common = {
   target,
   durationSeconds: number('duration', values.duration),
@@ -205,41 +347,54 @@ function closedLoopRest(): Promise<LoadResult> {
 }
 
 let result: LoadResult
-if (mode === 'stream' && native) {
-  result = await nativeStream()
-} else if (mode === 'stream') {
-  result = await runStreamLoad({
-    ...common,
-    connections,
-    rampPerSecond: number('ramp', values.ramp),
-    pairs: values.pairs,
-    reconnect: values.reconnect,
-    perIp: { connections: number('per-ip-connections', values['per-ip-connections']), upgradesPerMinute: 60 },
-    ...(values.publish && {
-      publish: { natsUrl: values.publish, namespace: values.namespace, ticksPerSecond: number('tick-rate', values['tick-rate']) },
-    }),
-  })
-} else if (mode === 'onboard') {
-  const rate = number('rate', values.rate ?? '5')
-  const durationSeconds = number('duration', values.duration)
-  result = await runOnboardLoad({
-    target,
-    deployment: await readDeploymentFile(values.deployment),
-    chainId: number('chain', values.chain),
-    ratePerSecond: rate,
-    durationSeconds,
-    partners: derivedPartners(values['partners-seed'], Math.floor(rate * durationSeconds)),
-    log: common.log,
-  })
-} else if (values['closed-loop']) {
-  result = await closedLoopRest()
-} else {
-  result = await runRestLoad({
-    ...common,
-    ratePerSecond: number('rate', values.rate ?? '100'),
-    routes: values.route ?? ['GET /v1/prices', 'GET /v1/status'],
-    connectionsPerWorker: number('connections', values.connections ?? '64'),
-  })
+try {
+  if (mode === 'stream' && native) {
+    result = await nativeStream()
+  } else if (mode === 'stream') {
+    result = await runStreamLoad({
+      ...common,
+      connections,
+      rampPerSecond: number('ramp', values.ramp),
+      pairs: values.pairs,
+      reconnect: values.reconnect,
+      transport,
+      resume: values.resume,
+      ...(stormEvery !== undefined && { storm: { everySeconds: stormEvery, share: command.number('storm-share', { min: 0, max: 100 }) } }),
+      perIp: { connections: number('per-ip-connections', values['per-ip-connections']), upgradesPerMinute: 60 },
+      ...(values.publish && {
+        publish: { natsUrl: values.publish, namespace: values.namespace, ticksPerSecond: number('tick-rate', values['tick-rate']) },
+      }),
+    })
+  } else if (mode === 'onboard') {
+    const rate = number('rate', values.rate ?? '5')
+    const durationSeconds = number('duration', values.duration)
+    const [{ derivedPartners, runOnboardLoad }, { readDeploymentFile }] = await Promise.all([
+      onboardEngine(),
+      import('../services/onboarding/index.ts'),
+    ])
+    result = await runOnboardLoad({
+      target,
+      deployment: await readDeploymentFile(values.deployment),
+      chainId: number('chain', values.chain),
+      ratePerSecond: rate,
+      durationSeconds,
+      partners: derivedPartners(values['partners-seed'], Math.floor(rate * durationSeconds)),
+      log: common.log,
+    })
+  } else if (values['closed-loop']) {
+    result = await closedLoopRest()
+  } else {
+    result = await runRestLoad({
+      ...common,
+      ratePerSecond: number('rate', values.rate ?? '100'),
+      routes: values.route ?? ['GET /v1/prices', 'GET /v1/status'],
+      connectionsPerWorker: number('connections', values.connections ?? '64'),
+    })
+  }
+} catch (error) {
+  // a target that does not answer, a ceiling the run cannot fit: one line, no stack
+  console.error(`loadtest: ${errorLine(error)}`)
+  process.exit(1)
 }
 
 const out = resolve(values.out ?? `loadtest-results/${mode}-${new Date().toISOString().replace(/[:.]/g, '-')}`)

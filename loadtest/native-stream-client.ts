@@ -23,7 +23,7 @@ export function buildLoadClient(): string {
 
 /** A client process's figures: `conns` to `refused503` and `reconnects` count from its start, the rest over its window (since `reset`). */
 export interface ClientReport {
-  /** connections open now, and of those, how many have their snapshot */
+  /** connections open now, and of those, how many are current (hold their snapshot or a recovered resume) */
   conns: number
   /** the pairs the open connections take, summed: the ticks they expect from one round of every pair */
   pairsHeld: number
@@ -48,6 +48,11 @@ export interface ClientReport {
   p99ms: number
   p999ms: number
   maxms: number
+  /** bytes of every text frame received in the window */
+  frameBytes: number
+  /** `resumed` frames received in the window (with `resume`), recovered or not */
+  resumesRecovered: number
+  resumesRefused: number
 }
 
 export interface LoadClientOptions {
@@ -65,6 +70,8 @@ export interface LoadClientOptions {
   sources?: string[]
   /** reopen a closed or refused connection: at once, or after a full-jitter backoff honouring Retry-After */
   reconnect?: 'never' | 'at-once' | 'backoff'
+  /** ask for cursors and reopen with ?from=<the last cursor>: a recovered resume keeps the seq baselines */
+  resume?: boolean
   /** handshakes under way at once (default 200) */
   inflight?: number
   seed?: number
@@ -89,6 +96,7 @@ export class LoadClient {
       ...(options.sources?.length ? [`--sources=${options.sources.join(',')}`] : []),
       `--reconnect=${options.reconnect ?? 'never'}`,
       `--inflight=${options.inflight ?? 200}`,
+      `--resume=${options.resume ? 1 : 0}`,
       `--seed=${options.seed ?? 1}`,
       '--origin=http://bench',
       '--quickack=1',

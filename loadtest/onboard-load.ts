@@ -1,12 +1,12 @@
 import { keccak256, maxUint256, stringToHex } from 'viem'
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
-import { createChainClients } from '../services/onboarding/chain-clients.ts'
-import { chainConfigsFromDeployment } from '../services/onboarding/chain-config.ts'
-import { chainTimePlus, signOnboarding } from '../services/onboarding/partner-client.ts'
-import { readPermitDomain } from '../services/onboarding/permit-domain.ts'
+import { chainConfigsFromDeployment, onboardingTools } from '../services/onboarding/index.ts'
+import { chainTimePlus, signOnboarding } from './partner-signer.ts'
 import type { DevnetDeployment } from '../services/venue-contracts/deployment-record.ts'
 import { latencyHistogram, summarize } from './latency.ts'
 import { cpuShare, latencyTotals, progressLine, type LoadResult, type SecondFigures } from './load-result.ts'
+
+const { createChainClients, readPermitDomain } = await onboardingTools()
 
 export interface OnboardLoadOptions {
   target: string

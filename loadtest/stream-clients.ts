@@ -1,6 +1,14 @@
 import type { Histogram } from 'hdr-histogram-js'
 import { addHistograms, latencyHistogram } from './latency.ts'
-import type { LatencySource, StreamCommand, StreamCounters, StreamReply, StreamWorkerInput } from './stream-protocol.ts'
+import {
+  addCounters,
+  freshCounters,
+  type LatencySource,
+  type StreamCommand,
+  type StreamCounters,
+  type StreamReply,
+  type StreamWorkerInput,
+} from './stream-protocol.ts'
 import { shareOf, WorkerGroup } from './worker-threads.ts'
 
 export interface StreamClientsOptions {
@@ -12,6 +20,8 @@ export interface StreamClientsOptions {
   workers: number
   localAddresses?: string[]
   reconnect?: boolean
+  transport?: 'ws' | 'sse'
+  resume?: boolean
 }
 
 export interface StreamWindow {
@@ -30,6 +40,8 @@ export class StreamClients {
       latency: options.latency,
       localAddresses: options.localAddresses ?? [],
       reconnect: options.reconnect ?? false,
+      transport: options.transport ?? 'ws',
+      resume: options.resume ?? false,
     }))
     this.group = new WorkerGroup(new URL('./stream-worker.ts', import.meta.url), inputs)
   }
@@ -48,28 +60,25 @@ export class StreamClients {
   /** Counters and latencies of every worker since the last reset, added up; `reset` starts a new window. */
   async report(reset: boolean): Promise<StreamWindow> {
     const replies = await this.group.ask(() => ({ type: 'report', reset }))
-    const counters: StreamCounters = {
-      ticks: 0,
-      gaps: 0,
-      dropped: 0,
-      unexplained: 0,
-      open: 0,
-      upgrades: 0,
-      reconnects: 0,
-      refused: {},
-      closes: {},
-    }
+    const counters = freshCounters()
     const encoded: string[] = []
     for (const reply of replies) {
       if (reply.type !== 'report') continue
       encoded.push(reply.latency)
-      for (const key of ['ticks', 'gaps', 'dropped', 'unexplained', 'open', 'upgrades', 'reconnects'] as const)
-        counters[key] += reply.counters[key]
-      for (const key of ['refused', 'closes'] as const) {
-        for (const [name, count] of Object.entries(reply.counters[key])) counters[key][name] = (counters[key][name] ?? 0) + count
-      }
+      addCounters(counters, reply.counters)
+      counters.open += reply.counters.open
     }
     return { counters, latency: addHistograms(latencyHistogram(), encoded) }
+  }
+
+  /** Closes `count` open connections in all, which reopen at once (with their cursor when resuming). */
+  async drop(count: number): Promise<void> {
+    await this.group.ask((index) => ({ type: 'drop', count: shareOf(count, this.group.size, index) }))
+  }
+
+  /** Resolves once every connection `drop` closed is back with its first frame, or after `withinMs`. */
+  async settle(withinMs: number): Promise<void> {
+    await this.group.ask(() => ({ type: 'settle', withinMs }))
   }
 
   /** Stops reading on `count` connections in all (the same share in each worker). */

@@ -4,7 +4,8 @@ import { estimateClockOffset } from './clock-offset.ts'
 import { latencyHistogram, summarize } from './latency.ts'
 import { cpuShare, latencyTotals, progressLine, type LoadResult, type SecondFigures } from './load-result.ts'
 import { StreamClients } from './stream-clients.ts'
-import type { LatencySource } from './stream-protocol.ts'
+import { streamUrl } from './targets.ts'
+import { addCounters, freshCounters, type LatencySource } from './stream-protocol.ts'
 import { TickPublisher } from './tick-publisher.ts'
 
 export interface StreamLoadOptions {
@@ -24,15 +25,22 @@ export interface StreamLoadOptions {
   /** the tester owns the service (limits lifted): no per-IP planning */
   ownsService: boolean
   reconnect: boolean
+  /** `ws` (default): WebSocket; `sse`: Server-Sent Events on the same path */
+  transport?: 'ws' | 'sse'
+  /** connections ask for cursors and every reopen resumes after the last one */
+  resume?: boolean
+  /** every `everySeconds`, `share` % of the connections close and reopen at once: a reconnect storm */
+  storm?: { everySeconds: number; share: number }
   /** publish the ticks on the service's bus (exact latency) instead of reading the service's feed */
   publish?: { natsUrl: string; namespace: string; ticksPerSecond: number }
   log: (line: string) => void
 }
 
-const streamUrl = (target: string) => {
-  const url = new URL('/v1/prices/stream', target)
-  url.protocol = url.protocol === 'https:' || url.protocol === 'wss:' ? 'wss:' : 'ws:'
-  return url.href
+/** Why `pairs` is not a selection the engines take ('all', 'rand:N' or listed symbols, comma-separated); undefined when it is. */
+export function pairSelectionProblem(pairs: string): string | undefined {
+  if (pairs === 'all' || /^rand:[1-9]\d*$/.test(pairs)) return undefined
+  const unknown = pairs.split(',').filter((symbol) => !PAIRS.some((pair) => pair.symbol === symbol))
+  return unknown.length === 0 ? undefined : `--pairs is all, rand:N or listed pairs (BTC-USD,ETH-USD), not "${pairs}"`
 }
 
 /** A reproducible pick of pairs for each connection: '' (all), ?pairs=<list>, or N random ones each. */
@@ -64,6 +72,9 @@ function plannedRamp(options: StreamLoadOptions): number {
   return Math.min(options.rampPerSecond, (addresses * options.perIp.upgradesPerMinute) / 60)
 }
 
+/** How long a run with storms waits after its last second for the connections of the last storm to be back. */
+const STORM_SETTLE_MS = 10_000
+
 export async function runStreamLoad(options: StreamLoadOptions): Promise<LoadResult> {
   const ramp = plannedRamp(options)
   const notes: string[] = []
@@ -89,20 +100,14 @@ export async function runStreamLoad(options: StreamLoadOptions): Promise<LoadRes
     workers: options.workers,
     localAddresses: options.localAddresses,
     reconnect: options.reconnect,
+    transport: options.transport ?? 'ws',
+    resume: options.resume ?? false,
   })
+  const storming = (second: number) => options.storm !== undefined && second % options.storm.everySeconds === 0
   const cpu = cpuShare(options.workers + 1)
   const total = latencyHistogram()
   const series: SecondFigures[] = []
-  const totals = {
-    ticks: 0,
-    gaps: 0,
-    dropped: 0,
-    unexplained: 0,
-    upgrades: 0,
-    reconnects: 0,
-    refused: {} as Record<string, number>,
-    closes: {} as Record<string, number>,
-  }
+  const { open: _reading, ...totals } = freshCounters()
   const startedAt = new Date()
   const started = performance.now()
   const publishing = publisher?.run(options.publish!.ticksPerSecond, options.durationSeconds * 1000)
@@ -111,12 +116,11 @@ export async function runStreamLoad(options: StreamLoadOptions): Promise<LoadRes
       await clients.rampTo(Math.min(options.connections, Math.ceil(ramp * second)))
       await new Promise((resolve) => setTimeout(resolve, started + second * 1000 - performance.now()))
       const window = await clients.report(true)
+      if (storming(second) && second < options.durationSeconds)
+        await clients.drop(Math.round((options.connections * options.storm!.share) / 100))
       total.add(window.latency)
       const { counters } = window
-      for (const key of ['ticks', 'gaps', 'dropped', 'unexplained', 'upgrades', 'reconnects'] as const) totals[key] += counters[key]
-      for (const key of ['refused', 'closes'] as const) {
-        for (const [name, count] of Object.entries(counters[key])) totals[key][name] = (totals[key][name] ?? 0) + count
-      }
+      addCounters(totals, counters)
       const refused = Object.values(counters.refused).reduce((sum, count) => sum + count, 0)
       const figures: SecondFigures = {
         second,
@@ -124,10 +128,30 @@ export async function runStreamLoad(options: StreamLoadOptions): Promise<LoadRes
         deliveredPerSecond: counters.ticks,
         errors: refused + counters.unexplained,
         latency: summarize(window.latency),
-        extra: { connections: counters.open, gaps: counters.gaps, dropped: counters.dropped, reconnects: counters.reconnects },
+        extra: {
+          connections: counters.open,
+          gaps: counters.gaps,
+          dropped: counters.dropped,
+          reconnects: counters.reconnects,
+          snapshots: counters.snapshots,
+          recovered: counters.recovered,
+          notRecovered: counters.notRecovered,
+          bytes: counters.bytes,
+        },
       }
       series.push(figures)
       options.log(progressLine(figures, cpu.sinceLast(), 'msgs'))
+    }
+    if (options.storm) {
+      // the last storm's connections are counted back, however busy the machine: their reopening is in the totals
+      const waitedFrom = performance.now()
+      await clients.settle(STORM_SETTLE_MS)
+      const tail = await clients.report(true)
+      total.add(tail.latency)
+      addCounters(totals, tail.counters)
+      notes.push(
+        `after the last second, ${Math.round(performance.now() - waitedFrom)} ms waiting for the last storm's connections to be back (at most ${STORM_SETTLE_MS} ms), counted in the totals`,
+      )
     }
   } finally {
     publisher?.stop()

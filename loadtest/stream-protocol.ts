@@ -26,6 +26,13 @@ export interface StreamWorkerInput {
   localAddresses: string[]
   /** reconnect a connection that closed or was refused, after its Retry-After or a second */
   reconnect: boolean
+  /** `ws`: WebSocket upgrades; `sse`: GET with Accept: text/event-stream */
+  transport: 'ws' | 'sse'
+  /**
+   * ask for cursors and reopen after the last one (`?from=` on the WebSocket, Last-Event-ID on the event
+   * stream): a recovered resume keeps the connection's seq baselines, so a jump across it is a tick lost
+   */
+  resume: boolean
 }
 
 export type StreamCommand =
@@ -35,6 +42,10 @@ export type StreamCommand =
   | { type: 'connect-all'; count: number }
   /** counters and latencies since the last reset; `reset` starts a new window */
   | { type: 'report'; reset: boolean }
+  /** closes the first `count` open connections, which reopen at once (a resume storm with `resume`) */
+  | { type: 'drop'; count: number }
+  /** answers once every connection a `drop` closed is back and has its first frame, or after `withinMs` */
+  | { type: 'settle'; withinMs: number }
   /** stops reading on the first `count` connections */
   | { type: 'pause'; count: number }
   | { type: 'resume' }
@@ -47,6 +58,12 @@ export interface StreamCounters {
   dropped: number
   /** seq jumps no gap announced */
   unexplained: number
+  snapshots: number
+  /** `resumed` frames: recovered, and not (a snapshot followed) */
+  recovered: number
+  notRecovered: number
+  /** bytes of every frame (or event's data) received */
+  bytes: number
   /** connections open at the time of the report */
   open: number
   upgrades: number
@@ -55,6 +72,46 @@ export interface StreamCounters {
   refused: Record<string, number>
   /** connections closed, by close code (1006: without a close frame) */
   closes: Record<string, number>
+}
+
+/** The counters a window adds up (`open` is a reading, not a count). */
+export const SUMMED_COUNTERS = [
+  'ticks',
+  'gaps',
+  'dropped',
+  'unexplained',
+  'snapshots',
+  'recovered',
+  'notRecovered',
+  'bytes',
+  'upgrades',
+  'reconnects',
+] as const
+
+export function freshCounters(): StreamCounters {
+  return {
+    ticks: 0,
+    gaps: 0,
+    dropped: 0,
+    unexplained: 0,
+    snapshots: 0,
+    recovered: 0,
+    notRecovered: 0,
+    bytes: 0,
+    open: 0,
+    upgrades: 0,
+    reconnects: 0,
+    refused: {},
+    closes: {},
+  }
+}
+
+/** Adds `from`'s counts (and its refusals and closes by kind) to `into`. */
+export function addCounters(into: Omit<StreamCounters, 'open'>, from: StreamCounters): void {
+  for (const key of SUMMED_COUNTERS) into[key] += from[key]
+  for (const key of ['refused', 'closes'] as const) {
+    for (const [name, count] of Object.entries(from[key])) into[key][name] = (into[key][name] ?? 0) + count
+  }
 }
 
 export type StreamReply = { id: number } & ({ type: 'done'; open: number } | { type: 'report'; counters: StreamCounters; latency: string })

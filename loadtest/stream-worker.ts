@@ -1,11 +1,13 @@
-// A worker thread of the stream load test: holds raw WebSocket connections, walks their frames without
-// decoding rows, and records each tick's latency (see LatencySource). Nothing is added to the wire.
+// A worker thread of the stream load test: holds raw WebSocket connections (or event-stream responses), walks
+// their frames without decoding rows, and records each tick's latency (see LatencySource). Nothing is added
+// to the wire. With `resume` each connection keeps its last cursor and seq baselines across reconnects.
 import { connect, type Socket } from 'node:net'
 import { connect as connectTls } from 'node:tls'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PAIRS } from '../schemas/pairs.ts'
 import { encodeHistogram, latencyHistogram } from './latency.ts'
-import { publishedAtSlot, type StreamCommand, type StreamCounters, type StreamReply, type StreamWorkerInput } from './stream-protocol.ts'
+import { freshCounters, publishedAtSlot, type StreamCommand, type StreamReply, type StreamWorkerInput } from './stream-protocol.ts'
+import { EventStreamReader, eventStreamRequest } from './sse-events.ts'
 import { clientControlFrame, FrameReader, OPCODE, parseResponseHead, upgradeRequest } from './ws-frames.ts'
 
 const input = workerData as StreamWorkerInput
@@ -15,7 +17,10 @@ const clockOffsetMs = input.latency.kind === 'row-timestamp' ? input.latency.clo
 // `{"type":"` is 9 bytes; the next one tells the frame type. `{"type":"tick","seq":` is 21 bytes.
 const TYPE_AT = 9
 const SEQ_AT = 21
-const [TICK, GAP, SNAPSHOT] = ['t', 'g', 's'].map((letter) => letter.charCodeAt(0)) as [number, number, number]
+const [TICK, GAP, SNAPSHOT, RESUMED] = ['t', 'g', 's', 'r'].map((letter) => letter.charCodeAt(0)) as [number, number, number, number]
+/** `{"type":"resumed","recovered":` is 30 bytes: then `t`rue or `f`alse */
+const RECOVERED_AT = 30
+const CURSOR_KEY = Buffer.from('"cursor":"')
 /** from the end of the seq to the last 8 hex digits of the row's 64-digit feed id */
 const FEED_KEY_FROM_SEQ_END = ',"data":{"feed_id":"0x'.length + 56
 const TIMESTAMP_KEY = Buffer.from('"timestampSeconds":')
@@ -30,6 +35,10 @@ interface Connection {
   index: number
   socket: Socket
   reader: FrameReader
+  /** the event-stream body's reader (transport sse), once the response head is in */
+  events?: EventStreamReader
+  /** closed by a `drop` command: reopens at once */
+  dropped: boolean
   /** last seq seen per pair id */
   lastSeq: Float64Array
   /** ticks announced by gap frames and not yet seen as seq jumps */
@@ -39,15 +48,18 @@ interface Connection {
 }
 
 const open = new Map<number, Connection>()
+/** per query index, kept across its reconnects: the last cursor received and the last seq per pair id */
+const cursors: Array<string | undefined> = []
+const lastSeqs = input.queries.map(() => new Float64Array(PAIRS.length))
 /** query indexes opening, open or waiting to reopen */
 const claimed = new Set<number>()
+/** query indexes a `drop` closed that have not had their first frame (snapshot or resumed) since */
+const reopening = new Set<number>()
+/** resolves a `settle` once `reopening` is empty */
+let settled: (() => void) | undefined
 let closing = false
 let counters = freshCounters()
 let latency = latencyHistogram()
-
-function freshCounters(): StreamCounters {
-  return { ticks: 0, gaps: 0, dropped: 0, unexplained: 0, open: 0, upgrades: 0, reconnects: 0, refused: {}, closes: {} }
-}
 
 const increment = (record: Record<string, number>, key: string) => void (record[key] = (record[key] ?? 0) + 1)
 
@@ -97,14 +109,53 @@ function onSnapshot(connection: Connection, text: string) {
     const id = pairIdBySymbol.get(row.pair)
     if (id !== undefined) pairByFeedKey.set(Number.parseInt(row.feed_id.slice(-8), 16), id)
   }
+  connection.lastSeq.fill(0)
   for (const [pair, seq] of Object.entries(snapshot.seq)) {
     const id = pairIdBySymbol.get(pair)
     if (id !== undefined) connection.lastSeq[id] = seq
   }
 }
 
+/** One frame of the stream (a WebSocket text frame, or an event's data: the same JSON). */
+function onFrame(connection: Connection, data: Buffer, start: number, end: number, receivedAt: number) {
+  counters.bytes += end - start
+  const type = data[start + TYPE_AT]
+  if (type === TICK) onTick(connection, data, start, end, receivedAt)
+  else if (type === GAP) {
+    const [dropped] = parseDigits(data, start + '{"type":"gap","dropped":'.length)
+    counters.gaps++
+    counters.dropped += dropped
+    connection.announced += dropped
+  } else if (type === SNAPSHOT) {
+    back(connection.index)
+    counters.snapshots++
+    onSnapshot(connection, data.toString('utf8', start, end))
+  } else if (type === RESUMED) {
+    back(connection.index)
+    if (data[start + RECOVERED_AT] === TICK) counters.recovered++
+    else counters.notRecovered++
+  }
+}
+
+/** A connection a `drop` closed has its first frame again. */
+function back(index: number) {
+  if (reopening.delete(index) && reopening.size === 0) settled?.()
+}
+
+/** A WebSocket frame's trailing cursor (a connection that asked for cursors) is where it resumes next. */
+function keepCursor(index: number, data: Buffer, start: number, end: number) {
+  const at = data.lastIndexOf(CURSOR_KEY, end)
+  if (at >= start) cursors[index] = data.toString('latin1', at + CURSOR_KEY.length, end - 2)
+}
+
 function receive(connection: Connection, chunk: Buffer) {
   const receivedAt = performance.timeOrigin + performance.now()
+  if (connection.events) {
+    return connection.events.push(chunk, (id, data) => {
+      if (id !== undefined && input.resume) cursors[connection.index] = id
+      onFrame(connection, data, 0, data.length, receivedAt)
+    })
+  }
   connection.reader.push(chunk, (opcode, data, start, end) => {
     if (opcode === OPCODE.ping) return void connection.socket.write(clientControlFrame(OPCODE.pong, data.subarray(start, end)))
     if (opcode === OPCODE.close) {
@@ -113,22 +164,16 @@ function receive(connection: Connection, chunk: Buffer) {
       return void connection.socket.end()
     }
     if (opcode !== OPCODE.text) return
-    const type = data[start + TYPE_AT]
-    if (type === TICK) onTick(connection, data, start, end, receivedAt)
-    else if (type === GAP) {
-      const [dropped] = parseDigits(data, start + '{"type":"gap","dropped":'.length)
-      counters.gaps++
-      counters.dropped += dropped
-      connection.announced += dropped
-    } else if (type === SNAPSHOT) onSnapshot(connection, data.toString('utf8', start, end))
+    if (input.resume) keepCursor(connection.index, data, start, end)
+    onFrame(connection, data, start, end, receivedAt)
   })
 }
 
 /** Every read of every socket lands in this one buffer (no allocation per read); it is parsed at once. */
 const readBuffer = Buffer.allocUnsafe(256 * 1024)
 
-function reopenLater(index: number, afterMs: number) {
-  if (closing || !input.reconnect) return void claimed.delete(index)
+function reopenLater(index: number, afterMs: number, dropped = false) {
+  if (closing || (!input.reconnect && !dropped)) return void claimed.delete(index)
   setTimeout(() => {
     if (closing) return
     counters.reconnects++
@@ -140,6 +185,12 @@ function reopenLater(index: number, afterMs: number) {
 function openConnection(index: number): Promise<void> {
   claimed.add(index)
   const url = new URL(`${input.url}${input.queries[index]}`)
+  const cursor = input.resume ? cursors[index] : undefined
+  if (input.resume && input.transport === 'ws') {
+    if (cursor === undefined) url.searchParams.set('cursor', 'true')
+    else url.searchParams.set('from', cursor)
+  }
+  const sse = input.transport === 'sse'
   const localAddress = input.localAddresses.length > 0 ? input.localAddresses[index % input.localAddresses.length] : undefined
   return new Promise((resolve) => {
     let head: Buffer | undefined = Buffer.alloc(0)
@@ -147,7 +198,8 @@ function openConnection(index: number): Promise<void> {
       index,
       socket: undefined as never,
       reader: new FrameReader(),
-      lastSeq: new Float64Array(PAIRS.length),
+      dropped: false,
+      lastSeq: lastSeqs[index]!,
       announced: 0,
       closeSeen: false,
     }
@@ -158,13 +210,14 @@ function openConnection(index: number): Promise<void> {
       if (!response) return
       const rest = head.subarray(response.bodyStart)
       head = undefined
-      if (response.status !== 101) {
+      if (response.status !== (sse ? 200 : 101)) {
         increment(counters.refused, String(response.status))
         connection.closeSeen = true
         connection.socket.destroy()
         return reopenLater(index, Math.max(1, Number(response.headers['retry-after']) || 1) * 1000)
       }
       counters.upgrades++
+      if (sse) connection.events = new EventStreamReader(response.headers['transfer-encoding'] === 'chunked')
       open.set(index, connection)
       resolve()
       if (rest.length > 0) receive(connection, rest)
@@ -187,9 +240,10 @@ function openConnection(index: number): Promise<void> {
       const wasOpen = open.delete(index)
       if (closing) return
       if (wasOpen && !connection.closeSeen) increment(counters.closes, '1006')
-      if (wasOpen || head) reopenLater(index, 1000)
+      if (connection.dropped) reopenLater(index, 0, true)
+      else if (wasOpen || head) reopenLater(index, 1000)
     })
-    connection.socket.write(upgradeRequest(url))
+    connection.socket.write(sse ? eventStreamRequest(url, cursor) : upgradeRequest(url))
   })
 }
 
@@ -221,6 +275,23 @@ async function handle(command: StreamCommand & { id: number }): Promise<void> {
       }
       return reply({ id, type: 'report', counters: report, latency: encoded })
     }
+    case 'drop':
+      for (const connection of [...open.values()].slice(0, command.count)) {
+        reopening.add(connection.index)
+        connection.dropped = true
+        connection.closeSeen = true
+        connection.socket.destroy()
+      }
+      return reply({ id, type: 'done', open: open.size })
+    case 'settle':
+      if (reopening.size > 0) {
+        await new Promise<void>((resolve) => {
+          settled = resolve
+          setTimeout(resolve, command.withinMs).unref()
+        })
+        settled = undefined
+      }
+      return reply({ id, type: 'done', open: open.size })
     case 'pause':
       for (const connection of [...open.values()].slice(0, command.count)) connection.socket.pause()
       return reply({ id, type: 'done', open: open.size })

@@ -17,9 +17,11 @@ export class TickPublisher {
   private readonly subjects: string[]
   private readonly rows = PAIRS.map((pair) => rowBytes(syntheticPriceRow(pair.symbol)))
 
+  /** `rowFor` gives the bytes of a pair's n-th tick; by default every tick of a pair carries the same row */
   constructor(
     private readonly nc: NatsConnection,
     namespace: string,
+    private readonly rowFor: (pairId: number, seq: number) => Buffer = (pairId) => this.rows[pairId]!,
   ) {
     const names = busNames(namespace)
     this.subjects = PAIRS.map((pair) => names.tickSubject(pair.symbol))
@@ -33,7 +35,7 @@ export class TickPublisher {
   publish(pairId: number): void {
     const seq = ++this.published[pairId]!
     this.times[publishedAtSlot(pairId, seq)] = performance.timeOrigin + performance.now()
-    this.nc.publish(this.subjects[pairId]!, this.rows[pairId])
+    this.nc.publish(this.subjects[pairId]!, this.rowFor(pairId, seq))
   }
 
   /** One tick per pair, so snapshots carry every row. */

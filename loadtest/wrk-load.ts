@@ -17,8 +17,10 @@ import { pinned } from './pinning.ts'
 export interface ClosedLoopOptions {
   /** the service's base URL */
   target: string
-  /** 'GET /path?query': wrk sends one request, repeated */
+  /** 'GET /path?query' (or 'POST /path' with `body`): wrk sends one request, repeated */
   route: string
+  /** the body of a POST route, sent as application/json */
+  body?: string
   /** request headers, e.g. { 'Accept-Encoding': 'gzip' } */
   headers: Record<string, string>
   /** connections wrk keeps busy */
@@ -43,8 +45,10 @@ interface WrkFigures {
   percentilesUs: Array<[number, number]>
 }
 
-/** wrk's `done` hook: its summary and latency percentiles as one JSON line. */
-const doneScript = () => `
+/** wrk's `done` hook: its summary and latency percentiles as one JSON line; before it, a POST's method and body. */
+const doneScript = (body: string | undefined) => `${
+  body === undefined ? '' : `wrk.method = "POST"\nwrk.body = ${JSON.stringify(body)}\nwrk.headers["Content-Type"] = "application/json"\n`
+}
 done = function(summary, latency, requests)
   local points = {}
   for _, p in ipairs({ ${DISTRIBUTION_PERCENTILES.filter((percentile) => percentile > 0).join(', ')} }) do
@@ -61,16 +65,19 @@ export function requireWrk(): void {
   if (spawnSync('wrk', ['--version']).error) throw new Error('the closed loop needs wrk on the PATH (Debian: apt-get install wrk)')
 }
 
-function parseRoute(route: string, target: string): URL {
-  const match = /^GET\s+(\/\S*)$/.exec(route.trim())
-  if (!match) throw new Error(`the closed loop sends one GET route, e.g. "GET /v1/prices", not "${route}"`)
-  return new URL(match[1]!, target)
+function parseRoute(route: string, target: string, body: string | undefined): URL {
+  const match = /^(GET|POST)\s+(\/\S*)$/.exec(route.trim())
+  if (!match || (match[1] === 'POST') !== (body !== undefined)) {
+    throw new Error(`the closed loop sends one GET route, or a POST route with a body, e.g. "GET /v1/prices", not "${route}"`)
+  }
+  return new URL(match[2]!, target)
 }
 
 /** The bytes of one response as wrk reads them (status line, headers and body, undecoded): for the estimate while it runs. */
-function responseBytes(url: URL, headers: Record<string, string>): Promise<number> {
+function responseBytes(url: URL, headers: Record<string, string>, body: string | undefined): Promise<number> {
   return new Promise((resolve, reject) => {
-    request(url, { headers }, (response) => {
+    const method = body === undefined ? 'GET' : 'POST'
+    request(url, { method, headers: { ...headers, ...(body !== undefined && { 'content-type': 'application/json' }) } }, (response) => {
       let bytes = `HTTP/1.1 ${response.statusCode} ${response.statusMessage}\r\n\r\n`.length
       for (let index = 0; index < response.rawHeaders.length; index += 2) {
         bytes += `${response.rawHeaders[index]}: ${response.rawHeaders[index + 1]}\r\n`.length
@@ -79,7 +86,7 @@ function responseBytes(url: URL, headers: Record<string, string>): Promise<numbe
       response.on('end', () => resolve(bytes))
     })
       .on('error', reject)
-      .end()
+      .end(body)
   })
 }
 
@@ -105,10 +112,10 @@ function latencyOf(figures: WrkFigures): LoadResult['latency'] {
 
 export async function runClosedLoopRest(options: ClosedLoopOptions): Promise<LoadResult> {
   requireWrk()
-  const url = parseRoute(options.route, options.target)
-  const estimatedResponseBytes = await responseBytes(url, options.headers)
+  const url = parseRoute(options.route, options.target, options.body)
+  const estimatedResponseBytes = await responseBytes(url, options.headers, options.body)
   const script = join(mkdtempSync(join(tmpdir(), 'wrk-')), 'done.lua')
-  writeFileSync(script, doneScript())
+  writeFileSync(script, doneScript(options.body))
   const headerArgs = Object.entries(options.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`])
   const [command, ...args] = pinned(options.cpus, [
     'wrk',

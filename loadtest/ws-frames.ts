@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto'
 
 export const OPCODE = { text: 0x1, close: 0x8, ping: 0x9, pong: 0xa } as const
 
-export type FrameHandler = (opcode: number, data: Buffer, start: number, end: number) => void
+/** `compressed`: the frame's RSV1 bit, set on a message compressed by permessage-deflate */
+export type FrameHandler = (opcode: number, data: Buffer, start: number, end: number, compressed: boolean) => void
 
 /** Splits a server's byte stream into frames (servers never mask); frames may span chunks. */
 export class FrameReader {
@@ -29,7 +30,7 @@ export class FrameReader {
         header = 10
       }
       if (data.length - offset < header + length) break
-      onFrame(data[offset]! & 0x0f, data, offset + header, offset + header + length)
+      onFrame(data[offset]! & 0x0f, data, offset + header, offset + header + length, (data[offset]! & 0x40) !== 0)
       offset += header + length
     }
     // copied: the chunk's memory may be reused by the caller

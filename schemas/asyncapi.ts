@@ -4,7 +4,18 @@
 import { z } from 'zod'
 import { priceRowExample, stockRowExample } from './openapi-examples.ts'
 import { PriceRow } from './price.ts'
-import { AckFrame, ClientMessage, ErrorFrame, GapFrame, SnapshotFrame, TickFrame } from './stream.ts'
+import {
+  AckFrame,
+  ClientMessage,
+  ErrorFrame,
+  GapFrame,
+  GapFrameWithCursor,
+  ResumedFrame,
+  SnapshotFrame,
+  SnapshotFrameWithCursor,
+  TickFrame,
+  TickFrameWithCursor,
+} from './stream.ts'
 
 export interface BusAddresses {
   /** the tick subject with `{pair}` in place of the symbol, e.g. prices.v1.tick.{pair} */
@@ -13,7 +24,19 @@ export interface BusAddresses {
   latestPricesBucket: string
 }
 
-const SCHEMAS = { PriceRow, SnapshotFrame, TickFrame, GapFrame, AckFrame, ErrorFrame, ClientMessage }
+const SCHEMAS = {
+  PriceRow,
+  SnapshotFrame,
+  TickFrame,
+  GapFrame,
+  SnapshotFrameWithCursor,
+  TickFrameWithCursor,
+  GapFrameWithCursor,
+  ResumedFrame,
+  AckFrame,
+  ErrorFrame,
+  ClientMessage,
+}
 type SchemaName = keyof typeof SCHEMAS
 
 const ref = (path: string) => ({ $ref: `#/${path}` })
@@ -39,14 +62,18 @@ export interface StreamLimits {
 
 const STREAM_DESCRIPTION = (
   limits: StreamLimits,
-) => `One WebSocket per client. The first frame is a \`snapshot\`: \`seq\` holds the baseline of every pair the connection receives (0 for a pair not yet ticked), \`data\` the rows that exist. Then one \`tick\` per price update; \`seq\` counts a pair's ticks on this replica, so a jump means lost ticks. A \`gap\` frame says how many ticks were dropped for this connection (a slow reader past 1 MiB buffered, or conflation when the server falls behind); re-read \`GET /v1/prices\` when the seq jumps that follow do not account for it.
+) => `One WebSocket per client. The first frame is a \`snapshot\`: \`seq\` holds the baseline of every pair the connection receives (0 for a pair not yet ticked), \`data\` the rows that exist. Then one \`tick\` per price update; \`seq\` counts a pair's ticks for the whole deployment (every replica shows the same numbers, across restarts), so a jump means lost ticks. A \`gap\` frame says how many ticks were dropped for this connection (a slow reader past 1 MiB buffered, conflation when the server falls behind, or ticks the replica missed while off the bus); re-read \`GET /v1/prices\` when the seq jumps that follow do not account for it.
+
+**Cursor and resume (opt-in).** With \`?cursor=true\` the \`snapshot\`, \`tick\` and \`gap\` frames also carry \`cursor\` (\`<epoch>-<position>\`). With \`?from=<cursor>\` (and the usual \`pairs\`) the first frame is \`resumed\`: \`recovered: true\` and then every tick of the filter after the cursor, in order and once, then live ticks, no snapshot, seq continuing; or \`recovered: false\` (a cursor older than the retained window, of another epoch, or unknown) and the usual snapshot. A malformed cursor refuses the upgrade with 400. Without opt-in the frames are as above, with no cursor.
+
+**Server-Sent Events.** The same path answers \`GET\` with \`Accept: text/event-stream\`: events \`snapshot\`, \`tick\`, \`gap\` and \`resumed\`, each \`data\` the frame's JSON with its cursor and \`id\` the cursor; \`Last-Event-ID\` (or \`?from=\`) resumes as above. Same \`pairs\` filter, budgets, ceilings and origin allowlist; a comment every 5 s; the response ends at shutdown (an \`EventSource\` comes back with its \`Last-Event-ID\`). A plain GET is 426.
 
 **Filter state machine.** Without \`?pairs=\` a connection receives every pair: \`subscribe\` is acked with \`pairCount: null\` whatever it lists, and \`unsubscribe\` is an \`error\` \`no_filter\` (reconnect with \`?pairs=\` to narrow). With \`?pairs=\` the connection is filtered: \`subscribe\` adds listed pairs, \`unsubscribe\` removes them (down to 0), each acked with the number of pairs now received; an unlisted symbol or an empty list is \`invalid_pairs\`. Wherever a pair is named (\`?pairs=\`, \`subscribe\`, \`unsubscribe\`) its legacy spelling from the pairs list is accepted too (\`SPX-USD\` for \`US500-USD\`); the filter counts an asset once whichever spelling named it, and every frame names the pair by its symbol. A pair added by \`subscribe\` has no baseline: its first tick is one. Every client message gets exactly one reply (\`ack\` or \`error\`), in order; \`malformed\` for anything that is not \`{ type, pairs: [...] }\` JSON text, \`unknown_type\` for another \`type\`.
 
 **Limits (per replica).** ${limits.connectionsPerIp} connections per IP (429), ${limits.connections} in total (503), ${limits.upgradesPerIpPerMinute} upgrades per IP per minute (429), ${limits.messagesPerSocketPerMinute} client messages per socket per minute (\`error\` \`rate_limited\`), 4 KiB per client message (larger closes the connection). Per IP means per IPv4 address, or per IPv6 prefix (a /64 unless configured otherwise). Refused upgrades carry \`Retry-After\` and the framework error body; an \`Origin\` outside the allowlist gets a bare 403; an invalid query 400. A ping every 30 s; a socket that missed the previous pong is terminated. Shutdown closes with 1001.`
 
 const TICKS_DESCRIPTION = (busAddresses: BusAddresses) =>
-  `Every price update of one pair, published by the ingestor at once, in order per pair. The message is the price row as UTF-8 JSON bytes (no NATS headers), the same bytes the REST snapshot and the stream carry. Subscribe to \`${busAddresses.tickSubject.replace('{pair}', '*')}\` for every pair; use a queue group to split them between replicas. A deployment's \`BUS_NAMESPACE\` prefixes the subject (\`<namespace>.${busAddresses.tickSubject}\`).
+  `Every price update of one pair, published by the ingestor at once, in order per pair. The message is the price row as UTF-8 JSON bytes, the same bytes the REST snapshot and the stream carry, with the header \`Price-Seq\`: the tick's per-pair seq, as the stream shows it. The JetStream stream \`price-ticks\` (\`<namespace>-price-ticks\`) keeps every tick for the resume window (\`STREAM_RESUME_WINDOW_SECONDS\`): its sequence is the tick's position, the second half of a stream cursor, and its creation time (in base 36 milliseconds) the first; to replay from a cursor, read it with an ordered consumer starting at the position after the cursor's. Subscribe to \`${busAddresses.tickSubject.replace('{pair}', '*')}\` for every pair; use a queue group to split them between replicas. A deployment's \`BUS_NAMESPACE\` prefixes the subject (\`<namespace>.${busAddresses.tickSubject}\`).
 
 **Versioning.** The \`v1\` in the subject is the row format's version. Within v1 changes are additive only: new fields may appear, so readers ignore fields they do not know. Removing or renaming a field, or changing its type or meaning, publishes on \`v2\` subjects, beside v1 for a deprecation period.`
 
@@ -96,6 +123,10 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           snapshot: ref('components/messages/snapshot'),
           tick: ref('components/messages/tick'),
           gap: ref('components/messages/gap'),
+          snapshotWithCursor: ref('components/messages/snapshotWithCursor'),
+          tickWithCursor: ref('components/messages/tickWithCursor'),
+          gapWithCursor: ref('components/messages/gapWithCursor'),
+          resumed: ref('components/messages/resumed'),
           ack: ref('components/messages/ack'),
           error: ref('components/messages/error'),
           filterChange: ref('components/messages/filterChange'),
@@ -112,10 +143,27 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
                     'Comma-separated pair symbols (or their legacy spellings, such as SPX-USD); omitted means every pair. An unlisted symbol, an empty list, a repeated `pairs` or any other parameter refuses the upgrade with 400.',
                   examples: ['BTC-USD,ETH-USD'],
                 },
+                cursor: {
+                  type: 'string',
+                  enum: ['true', 'false'],
+                  description: '`true`: the snapshot, tick and gap frames carry their `cursor`',
+                },
+                from: {
+                  type: 'string',
+                  description:
+                    'A cursor to resume after (frames then carry theirs): the first frame is `resumed`. Not `<epoch>-<position>`: 400. For Server-Sent Events the `Last-Event-ID` header does the same (`from` wins when both are sent).',
+                  examples: ['mwysrltn-311'],
+                },
               },
               additionalProperties: false,
             },
             bindingVersion: '0.1.0',
+          },
+          http: {
+            method: 'GET',
+            description:
+              "Server-Sent Events (`Accept: text/event-stream`, answered `200` with `Content-Type: text/event-stream`): every event is `event: <type>`, `id: <cursor>` (none on `resumed` with `recovered: false`) and `data: <the frame>`; the query is the WebSocket's, and the `Last-Event-ID` header resumes.",
+            bindingVersion: '0.3.0',
           },
         },
       },
@@ -145,6 +193,10 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           ref('channels/priceStream/messages/snapshot'),
           ref('channels/priceStream/messages/tick'),
           ref('channels/priceStream/messages/gap'),
+          ref('channels/priceStream/messages/snapshotWithCursor'),
+          ref('channels/priceStream/messages/tickWithCursor'),
+          ref('channels/priceStream/messages/gapWithCursor'),
+          ref('channels/priceStream/messages/resumed'),
         ],
       },
       receiveFilterChange: {
@@ -180,6 +232,33 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
         }),
         tick: streamMessage('tick', 'Tick', 'TickFrame', { type: 'tick', seq: 1043, data: priceRowExample }),
         gap: streamMessage('gap', 'Gap: ticks dropped for this connection', 'GapFrame', { type: 'gap', dropped: 12 }),
+        snapshotWithCursor: streamMessage(
+          'snapshotWithCursor',
+          'Snapshot with its cursor (opted in, and every event)',
+          'SnapshotFrameWithCursor',
+          {
+            type: 'snapshot',
+            seq: { 'BTC-USD': 1042, 'AAPL-USD': 77 },
+            data: [priceRowExample, stockRowExample],
+            cursor: 'mwysrltn-310',
+          },
+        ),
+        tickWithCursor: streamMessage('tickWithCursor', 'Tick with its cursor (opted in, and every event)', 'TickFrameWithCursor', {
+          type: 'tick',
+          seq: 1043,
+          data: priceRowExample,
+          cursor: 'mwysrltn-311',
+        }),
+        gapWithCursor: streamMessage('gapWithCursor', 'Gap with the cursor of the latest tick sent before it', 'GapFrameWithCursor', {
+          type: 'gap',
+          dropped: 12,
+          cursor: 'mwysrltn-340',
+        }),
+        resumed: streamMessage('resumed', 'Resumed: the first frame after `?from=` or `Last-Event-ID`', 'ResumedFrame', {
+          type: 'resumed',
+          recovered: true,
+          cursor: 'mwysrltn-311',
+        }),
         ack: streamMessage('ack', 'Acknowledgement of a filter change', 'AckFrame', { type: 'ack', for: 'subscribe', pairCount: 3 }),
         error: streamMessage('error', 'Refusal of a client message', 'ErrorFrame', {
           type: 'error',

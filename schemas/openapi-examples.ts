@@ -10,6 +10,7 @@ import type { OrdersEnvelope } from './orders.ts'
 import type { PairsEnvelope } from './pair-list.ts'
 import type { PriceRow, PriceSnapshot, StatusRecord } from './price.ts'
 import type { TradesEnvelope } from './trades.ts'
+import type { UdfConfig, UdfError, UdfHistory, UdfSearchResult, UdfSymbolInfo } from './udf.ts'
 
 const NOW = 1_795_000_000
 const TRADER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -333,5 +334,74 @@ export const upstreamProxyErrorExamples = {
   400: { error: 'toTimestampSeconds must be after fromTimestampSeconds' },
   404: { error: 'unknown pair DOGE-USD' },
   500: { error: 'unexpected error' },
-  502: { error: 'the candle store cannot be reached' },
+  502: { error: 'the history source answered HTTP 500; retry shortly' },
+  503: { error: "the history source's call budget is spent; retry in 12 s" },
+  504: { error: 'the history source did not answer within 5000 ms; retry shortly' },
 } satisfies Record<number, UpstreamProxyError>
+
+export const udfConfigExample = {
+  supported_resolutions: ['1', '5', '15', '60', '240', '1D'],
+  supports_search: true,
+  supports_group_request: false,
+  supports_marks: false,
+  supports_timescale_marks: false,
+  supports_time: true,
+  exchanges: [{ value: 'VENUE', name: 'VENUE', desc: 'The venue' }],
+  symbols_types: [
+    { name: 'All types', value: '' },
+    { name: 'crypto', value: 'crypto' },
+    { name: 'forex', value: 'forex' },
+    { name: 'commodity', value: 'commodity' },
+    { name: 'index', value: 'index' },
+    { name: 'stock', value: 'stock' },
+  ],
+} satisfies UdfConfig
+
+export const udfSymbolInfoExample = {
+  name: 'AAPL-USD',
+  ticker: 'AAPL-USD',
+  full_name: 'VENUE:AAPL-USD',
+  description: 'AAPL / USD',
+  type: 'stock',
+  exchange: 'VENUE',
+  listed_exchange: 'VENUE',
+  session: '0930-1600:23456',
+  session_holidays: '20260101,20260119,20260216,20260403,20260525,20260619,20260703,20260907,20261126,20261225',
+  corrections: '0930-1300:20261127;0930-1300:20261224',
+  timezone: 'America/New_York',
+  minmov: 1,
+  pricescale: 100,
+  format: 'price',
+  has_intraday: true,
+  has_daily: true,
+  has_weekly_and_monthly: false,
+  intraday_multipliers: ['1', '5', '15', '60', '240'],
+  daily_multipliers: ['1'],
+  supported_resolutions: ['1', '5', '15', '60', '240', '1D'],
+  visible_plots_set: 'ohlc',
+  data_status: 'streaming',
+  currency_code: 'USD',
+} satisfies UdfSymbolInfo
+
+export const udfSearchExample = [
+  { symbol: 'BTC-USD', full_name: 'VENUE:BTC-USD', description: 'BTC / USD', exchange: 'VENUE', ticker: 'BTC-USD', type: 'crypto' },
+] satisfies UdfSearchResult
+
+export const udfHistoryExample = {
+  s: 'ok',
+  t: [1767225600, 1767229200],
+  o: [87012.5, 87120.25],
+  h: [87200, 87350.75],
+  l: [86950.5, 87080],
+  c: [87120.25, 87301.5],
+} satisfies UdfHistory
+
+export const udfErrorExamples = {
+  400: { s: 'error', errmsg: 'invalid request: resolution: Invalid option: expected one of "1"|"5"|"15"|"60"|"240"|"1D"|"D"' },
+  404: { s: 'error', errmsg: 'unknown symbol "DOGE-USD"; symbols look like BTC-USD' },
+  429: { s: 'error', errmsg: 'rate limit exceeded: retry in 7 seconds' },
+  500: { s: 'error', errmsg: 'unexpected error' },
+  502: { s: 'error', errmsg: 'the history source answered HTTP 500; retry shortly' },
+  503: { s: 'error', errmsg: "the history source's call budget is spent; retry in 12 s" },
+  504: { s: 'error', errmsg: 'the history source did not answer within 5000 ms; retry shortly' },
+} satisfies Record<number, UdfError>

@@ -1,10 +1,17 @@
 import { z } from 'zod'
 import { PriceRow } from './price.ts'
 
-// Spec 6: frames of WS /v1/prices/stream.
+// Spec 6: frames of WS /v1/prices/stream (and the `data` of its Server-Sent Events). A connection that opted
+// in (`?cursor=true` or `?from=`), and every event, gets the snapshot, tick and gap frames with their cursor.
 
 export const STREAM_ERROR_CODES = ['malformed', 'unknown_type', 'invalid_pairs', 'no_filter', 'rate_limited'] as const
 export type StreamErrorCode = (typeof STREAM_ERROR_CODES)[number]
+
+/** `<epoch>-<position>`: one tick of the deployment's numbering (docs/stream.md, the loss contract) */
+export const Cursor = z
+  .string()
+  .regex(/^[0-9a-z]{1,16}-(0|[1-9][0-9]{0,14})$/)
+  .meta({ description: 'The place of this frame in the deployment-wide numbering: resume after it with `?from=` or `Last-Event-ID`' })
 
 export const SnapshotFrame = z.strictObject({
   type: z.literal('snapshot'),
@@ -21,6 +28,18 @@ export const TickFrame = z.strictObject({
 export const GapFrame = z.strictObject({
   type: z.literal('gap'),
   dropped: z.number().int().positive(),
+})
+
+// The same frames for a connection that opted in: the cursor last.
+export const SnapshotFrameWithCursor = SnapshotFrame.extend({ cursor: Cursor })
+export const TickFrameWithCursor = TickFrame.extend({ cursor: Cursor })
+export const GapFrameWithCursor = GapFrame.extend({ cursor: Cursor })
+
+/** The first frame of a resume (`?from=`, `Last-Event-ID`): with the cursor when recovered, else a snapshot follows. */
+export const ResumedFrame = z.strictObject({
+  type: z.literal('resumed'),
+  recovered: z.boolean(),
+  cursor: Cursor.optional(),
 })
 
 export const AckFrame = z.strictObject({

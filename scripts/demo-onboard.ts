@@ -1,71 +1,84 @@
 // Signs and posts an onboarding for the development chain's demo partner, and prints the answer:
-//   npx tsx scripts/demo-onboard.ts [base URL] [deployment file] [--chain 42161|421614]
-// Defaults: http://localhost:8080 and the deployment that `npm start` writes for its embedded chains.
-// On 42161 the partner signs a permit (the maximum allowance) and a delegation; on 421614, whose test token
-// has no permit, it approves TradingStorage from its own wallet first and posts the delegation alone.
-import { parseArgs } from 'node:util'
-import { createWalletClient, maxUint256, type Hex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
-import type { DevnetDeployment } from '../services/venue-contracts/deployment-record.ts'
-import { createChainClients, type ChainConnection } from '../services/onboarding/chain-clients.ts'
-import { chainConfigsFromDeployment } from '../services/onboarding/chain-config.ts'
-import { EMBEDDED_DEPLOYMENT_FILE } from '../deploy/devnet/embedded.ts'
-import { readDeploymentFile } from '../services/onboarding/deployment.ts'
-import { chainTimePlus, signOnboarding } from '../services/onboarding/partner-client.ts'
-import { permitUsdcAbi } from '../services/venue-contracts/abis.ts'
+//   npm run demo:onboard [-- base URL] [deployment file] [--chain 42161|421614]
+// Defaults: http://localhost:$PORT and the deployment that `npm start` writes once its embedded chains are up. That
+// file outlives the run that wrote it, and `npm start` serves prices before its chains are up; so without a
+// deployment file the demo first asks the service whether its chains are up (`details.onboarding` of /readyz on the
+// ops port) and waits for them, with a deadline.
+// The signing and posting is scripts/demo-partner.ts, loaded once there are chains to sign on.
+import { setTimeout as sleep } from 'node:timers/promises'
+import { errorLine, parseCommandLine, progressReporter } from '../kit/command-line.ts'
+import type { StartState } from '../kit/deferred-start.ts'
 
-const SIGNATURES_VALID_SECONDS = 30 * 60
-
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { chain: { type: 'string', default: '42161' } } })
+const command = parseCommandLine({
+  usage: 'npm run demo:onboard -- [base URL] [deployment file] [options]',
+  summary:
+    "Signs an onboarding for the development chains' demo partner, posts it to POST /v1/onboard and prints the answer.\n" +
+    'Base URL: http://localhost:$PORT (8080) by default. Deployment file: by default the one `npm start` writes once\n' +
+    "its chains are up; the demo then waits until the service's /readyz says they are (exit 1 if they do not come up).",
+  maxPositionals: 2,
+  options: {
+    chain: { type: 'string', default: '42161', value: 'ID', description: '42161: permit and delegation; 421614: approve, then delegation' },
+    ops: {
+      type: 'string',
+      value: 'URL',
+      description: "the service's ops listener, asked whether its chains are up (default http://localhost:$OPS_PORT, 9090)",
+    },
+    'wait-seconds': { type: 'string', default: '90', value: 'S', description: "how long to wait for the service's chains" },
+  },
+})
 // the service's address: first argument, else localhost on PORT (as `npm start` reads it)
-const [baseUrl = `http://localhost:${process.env.PORT ?? 8080}`, deploymentFile = EMBEDDED_DEPLOYMENT_FILE] = positionals
+const [baseUrl = `http://localhost:${process.env.PORT ?? 8080}`, deploymentFile] = command.positionals
+command.url('the base URL', baseUrl, ['http:', 'https:'])
+const chainId = command.number('chain', { min: 1, integer: true })
+const opsUrl = command.values.ops ?? `http://localhost:${process.env.OPS_PORT ?? 9090}`
+command.url('--ops', opsUrl, ['http:', 'https:'])
+const waitMs = command.number('wait-seconds', { min: 0 }) * 1000
 
-const deployment = await readDeploymentFile(deploymentFile)
-const clients = createChainClients(chainConfigsFromDeployment(deployment))
 try {
-  const connection = clients.get(Number(values.chain))
-  if (!connection) throw new Error(`the deployment has no chain ${values.chain}`)
-  const response = await postDemoOnboarding(baseUrl, deployment, connection)
-  console.log(`POST /v1/onboard → ${response.status}`)
-  console.log(JSON.stringify(await response.json(), null, 2))
-  process.exitCode = response.ok ? 0 : 1
-} finally {
-  clients.close()
+  if (deploymentFile === undefined) await serviceChainsUp()
+  const { onboardDemoPartner } = await import('./demo-partner.ts')
+  const answer = await onboardDemoPartner({ baseUrl, deploymentFile, chainId })
+  console.log(`POST /v1/onboard → ${answer.status}`)
+  console.log(JSON.stringify(answer.body, null, 2))
+  process.exitCode = answer.ok ? 0 : 1
+} catch (error) {
+  console.error(`demo:onboard: ${errorLine(error)}`)
+  process.exitCode = 1
 }
 
-async function postDemoOnboarding(baseUrl: string, deployment: DevnetDeployment, connection: ChainConnection): Promise<Response> {
-  const { config: chain, publicClient: client } = connection
-  const partner = privateKeyToAccount(deployment.demoPartner.privateKey)
-  const expiry = await chainTimePlus(client, SIGNATURES_VALID_SECONDS)
-  const hasPermit = deployment.chains.find((candidate) => candidate.chainId === chain.chainId)?.usdcHasPermit ?? true
-  if (!hasPermit) await approveFromWallet(connection, deployment.demoPartner.privateKey)
-  const body = await signOnboarding({
-    chain,
-    client,
-    signer: partner,
-    delegation: { expiry },
-    ...(hasPermit && { permit: { value: maxUint256, deadline: expiry } }),
-  })
-  return fetch(new URL('/v1/onboard', baseUrl), {
-    method: 'POST',
-    // one request: no connection left open to hold the process after the answer
-    headers: { 'content-type': 'application/json', connection: 'close' },
-    body: JSON.stringify(body),
-  })
+/**
+ * Waits until the service reports its onboarding `ready` on /readyz: `npm start` writes the deployment file just
+ * before. Says plainly why that will not happen: still starting at the deadline, or no onboarding to wait for.
+ */
+async function serviceChainsUp(): Promise<void> {
+  const progress = progressReporter()
+  const deadline = performance.now() + waitMs
+  for (;;) {
+    const state = await onboardingState()
+    if (state === 'ready') return
+    if (state === 'unreachable') {
+      progress(`cannot ask ${opsUrl}/readyz whether the service's chains are up (set OPS_PORT or --ops); trying the deployment file`)
+      return
+    }
+    if (state === 'unavailable') throw new Error("the service's onboarding is unavailable: its chains could not be set up (see its log)")
+    if (state === 'none') {
+      throw new Error(
+        `${opsUrl}/readyz reports no onboarding: the service runs with ONBOARDING_ENABLED=false, or that is not its ops listener`,
+      )
+    }
+    if (performance.now() >= deadline) {
+      throw new Error(`the service's development chains are still starting after ${waitMs / 1000} s; run this again shortly`)
+    }
+    progress.every(`the service's development chains are still starting; waiting up to ${waitMs / 1000} s`)
+    await sleep(250)
+  }
 }
 
-/** The partner's own transaction: TradingStorage may spend its USDC. */
-async function approveFromWallet(connection: ChainConnection, privateKey: Hex): Promise<void> {
-  const wallet = createWalletClient({
-    chain: connection.chain,
-    account: privateKeyToAccount(privateKey),
-    transport: connection.rpcTransport,
-  })
-  const hash = await wallet.writeContract({
-    address: connection.config.contracts.usdc,
-    abi: permitUsdcAbi,
-    functionName: 'approve',
-    args: [connection.config.contracts.tradingStorage, maxUint256],
-  })
-  await connection.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })
+async function onboardingState(): Promise<StartState | 'none' | 'unreachable'> {
+  const response = await fetch(new URL('/readyz', opsUrl), { headers: { connection: 'close' }, signal: AbortSignal.timeout(5000) }).catch(
+    () => undefined,
+  )
+  if (!response) return 'unreachable'
+  const body = (await response.json().catch(() => undefined)) as { details?: { onboarding?: StartState } } | undefined
+  return body?.details?.onboarding ?? 'none'
 }

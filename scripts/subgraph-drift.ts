@@ -1,29 +1,36 @@
 // Schema drift check: npm run subgraph:drift [-- URL ...]
-// Introspects each subgraph URL (default: INDEXER_URL_42161 and INDEXER_URL_421614) and lists the fields
-// the service reads that the deployment lacks. Exit 0: none missing; 1: some missing; 2: a URL failed.
+// Introspects each subgraph URL (default: INDEXER_URL_42161 and INDEXER_URL_421614) and lists what of the
+// service's reads the deployment would not answer as expected: fields it lacks, needed fields it declares
+// nullable, queries it refuses. Exit 0: none; 1: some; 2: a URL failed.
 
-import { findMissingFields } from '../services/indexer/schema-drift.ts'
+import { parseCommandLine } from '../kit/command-line.ts'
+import { describeFinding, findSchemaDrift } from '../services/indexer/schema-drift.ts'
 
+const command = parseCommandLine({
+  usage: 'npm run subgraph:drift -- [subgraph URL ...]',
+  summary:
+    "Introspects each subgraph URL (default: INDEXER_URL_42161 and INDEXER_URL_421614) and lists what of the service's\n" +
+    'reads the deployment would not answer as expected: fields it lacks, needed fields it declares nullable, queries it\n' +
+    'refuses. Exit 0: none; 1: some; 2: a URL failed.',
+  maxPositionals: Number.POSITIVE_INFINITY,
+  options: {},
+})
 const urls =
-  process.argv.slice(2).length > 0
-    ? process.argv.slice(2)
+  command.positionals.length > 0
+    ? command.positionals
     : [process.env.INDEXER_URL_42161, process.env.INDEXER_URL_421614].filter((url): url is string => Boolean(url))
-if (urls.length === 0) {
-  process.stderr.write('usage: npm run subgraph:drift -- <subgraph URL> ... (or set INDEXER_URL_42161 / INDEXER_URL_421614)\n')
-  process.exit(2)
-}
+if (urls.length === 0) command.refuse('give a subgraph URL, or set INDEXER_URL_42161 / INDEXER_URL_421614')
+for (const url of urls) command.url('a subgraph URL', url, ['http:', 'https:'])
 
 let status = 0
 for (const url of urls) {
   try {
-    const missing = await findMissingFields(url, 30_000)
+    const findings = await findSchemaDrift(url, 30_000)
     process.stdout.write(
-      `${url}: ${missing.length === 0 ? 'every field the service reads is there' : `${missing.length} field(s) missing`}\n`,
+      `${url}: ${findings.length === 0 ? 'every field the service reads is there, as it reads it' : `${findings.length} finding(s)`}\n`,
     )
-    for (const { field, optional } of missing) {
-      process.stdout.write(`  ${field}  ${optional ? 'optional: read as null' : 'required: reads selecting it fail'}\n`)
-    }
-    if (missing.length > 0) status = Math.max(status, 1)
+    for (const finding of findings) process.stdout.write(`  ${finding.field}  ${describeFinding(finding)}\n`)
+    if (findings.length > 0) status = Math.max(status, 1)
   } catch (error) {
     process.stdout.write(`${url}: cannot introspect (${error instanceof Error ? error.message : String(error)})\n`)
     status = 2

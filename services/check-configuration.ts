@@ -2,13 +2,12 @@ import type { Env } from '../kit/env-parsing.ts'
 import { ServiceError } from '../kit/errors.ts'
 import { secretsOfUrl } from '../kit/redaction.ts'
 import { candlesConfig } from './candles/config.ts'
+import { historyConfig } from './candles/history/history-config.ts'
 import { edgeConfig } from './edge/config.ts'
 import { indexerConfig, NO_INDEXED_SOURCE } from './indexer/config.ts'
 import { ingestorConfig } from './ingestor/config.ts'
-import { chainConfigsFromEnv } from './onboarding/chain-config.ts'
-import { onboardingEnv } from './onboarding/config.ts'
+import { chainConfigsFromEnv, onboardingEnv, relayerConfig } from './onboarding/index.ts'
 import { processConfig, type ProcessConfig } from './process-env.ts'
-import { relayerConfig } from './relayer/config.ts'
 import { subgraphDoorConfig } from './subgraph-door/config.ts'
 
 export interface CheckedConfiguration {
@@ -47,7 +46,9 @@ export function checkConfiguration(env: Env, options: { embeddedChains: boolean;
         `invalid configuration for process: OPS_PORT=${JSON.stringify(String(process.OPS_PORT))}: must not be PORT, nor put an edge worker's (OPS_PORT + n) on it`,
       )
     }
-    attempt(() => candlesConfig(env))
+    const candles = attempt(() => candlesConfig(env))
+    const history = candles && attempt(() => historyConfig(env, candles.CANDLES_KEEP_PER_RESOLUTION))
+    if (history?.apiKey) secrets.push(history.apiKey.reveal())
     attempt(() => subgraphDoorConfig(env))
     const indexer = attempt(() => indexerConfig(env))
     if (indexer && !indexer.urls && !options.embeddedIndexer) problems.push(NO_INDEXED_SOURCE)

@@ -9,7 +9,7 @@ export interface EdgeWorkers {
 /**
  * Runs `count` more edge-only processes of this program on the same port: uWebSockets.js listens with
  * SO_REUSEPORT, so the kernel spreads new connections over every process listening. Each worker has its
- * own bus subscription, snapshot and stream numbering (`seq` per process, as between replicas). A worker
+ * own bus subscription and snapshot; `seq` and cursors are the deployment's, given on the bus. A worker
  * leaves when its primary does (the IPC channel closes) and is stopped with it.
  *
  * Worker n serves its /metrics, /healthz and /readyz on opsPort + n (free ports when opsPort is 0), not

@@ -3,13 +3,12 @@
 // parseEnv is missing here or the table differs from what the schemas say.
 import type { z } from 'zod'
 import { CandlesEnv } from './candles/config.ts'
+import { HistoryEnv } from './candles/history/history-config.ts'
 import { EdgeEnv } from './edge/config.ts'
 import { IndexerEnv } from './indexer/config.ts'
 import { IngestorEnv } from './ingestor/config.ts'
-import { chainEnvSchema } from './onboarding/chain-config.ts'
-import { OnboardingEnv } from './onboarding/config.ts'
+import { chainEnvSchema, OnboardingEnv, RelayerEnv } from './onboarding/index.ts'
 import { ProcessEnv } from './process-env.ts'
-import { RelayerEnv } from './relayer/config.ts'
 import { SubgraphDoorEnv } from './subgraph-door/config.ts'
 
 export interface EnvironmentSchema {
@@ -26,6 +25,7 @@ export const ENVIRONMENT_SCHEMAS: readonly EnvironmentSchema[] = [
   { name: 'ProcessEnv', readBy: 'every process', schema: ProcessEnv },
   { name: 'EdgeEnv', readBy: 'edge', schema: EdgeEnv },
   { name: 'CandlesEnv', readBy: 'edge', schema: CandlesEnv },
+  { name: 'HistoryEnv', readBy: 'edge', schema: HistoryEnv },
   { name: 'IndexerEnv', readBy: 'edge', schema: IndexerEnv },
   { name: 'SubgraphDoorEnv', readBy: 'edge', schema: SubgraphDoorEnv },
   { name: 'IngestorEnv', readBy: 'ingestor', schema: IngestorEnv },

@@ -1,12 +1,11 @@
 import { z } from 'zod'
 import { ServiceError } from '../kit/errors.ts'
-import { envBool, envHost, envInt, envList, envPort, parseEnv, type Env } from '../kit/env-parsing.ts'
+import { envBool, envInt, envList, envPort, parseEnv, type Env } from '../kit/env-parsing.ts'
+import { HttpEnv } from './http/config.ts'
+import { ROLES } from './ops/roles.ts'
 
 // host:port, the host a name, an IPv4 address or a bracketed IPv6 address
 const SENTINEL_ADDRESS = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):\d{1,5}$/
-
-export const ROLES = ['ingestor', 'edge', 'relayer'] as const
-export type Role = (typeof ROLES)[number]
 
 // Each variable's description is its line in docs/configuration.md (npm run docs:config).
 export const ProcessEnv = z.object({
@@ -16,6 +15,12 @@ export const ProcessEnv = z.object({
   NATS_URL: z.string().optional().describe('NATS servers, comma-separated; the in-process bus when unset'),
   NATS_KV_REPLICAS: envInt(1, { min: 1, max: 5 }).describe(
     'copies JetStream keeps of the latest-price bucket when it creates it: 3 on a three-node NATS cluster',
+  ),
+  NATS_TICK_STREAM_REPLICAS: envInt(0, { min: 0, max: 5 }).describe(
+    'copies JetStream keeps of the tick stream (the resume window, and the stream edges deliver from) when it creates it; 0: as many as NATS_KV_REPLICAS. Every tick is replicated to each copy: see docs/stream.md, the loss contract',
+  ),
+  STREAM_RESUME_WINDOW_SECONDS: envInt(300, { min: 1, max: 86_400 }).describe(
+    'how long ticks are kept for stream clients resuming from a cursor (`?from=`, `Last-Event-ID`): by the edge in memory, and with NATS by the tick stream (set when it is created); see docs/stream.md, the loss contract',
   ),
   BUS_NAMESPACE: z
     .string()
@@ -40,9 +45,7 @@ export const ProcessEnv = z.object({
   OPS_PORT: envPort(9090).describe(
     '`/metrics`, `/healthz` and `/readyz` of every process, whatever its roles (the public `PORT` answers them 404 unless `OPS_ROUTES_ON_PUBLIC_PORT`); edge worker n (`EDGE_WORKERS`) listens on `OPS_PORT + n`; 0 picks free ports',
   ),
-  HOST: envHost('0.0.0.0').describe(
-    'the address the edge and the ops listener listen on: an IP address (0.0.0.0 and :: for every interface) or localhost',
-  ),
+  HOST: HttpEnv.shape.HOST,
   EDGE_WORKERS: envInt(1, { min: 1 }).describe(
     'edge processes sharing `PORT` (SO_REUSEPORT), one per core: this one and `EDGE_WORKERS - 1` edge-only copies; above 1 needs the edge role and `NATS_URL` (each worker subscribes to the ticks itself)',
   ),

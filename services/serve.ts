@@ -1,16 +1,36 @@
+import { parseCommandLine } from '../kit/command-line.ts'
 import { createRootLogger } from '../kit/logger.ts'
 import { checkConfiguration } from './check-configuration.ts'
+import { ROLES } from './ops/roles.ts'
 import type { RunRolesOptions } from './run-roles.ts'
 
 /** How long a stop may take (streams drained, queues and connections closed) before the process leaves anyway. */
 const SHUTDOWN_DEADLINE_MS = 10_000
 
 /**
+ * The roles given as the process's arguments (`edge ingestor` or `edge,ingestor`), as `command` is run; answers
+ * `--help` and refuses anything but roles (exit 2).
+ */
+export function rolesFromCommandLine(command: string): string[] {
+  const line = parseCommandLine({
+    usage: `${command} [role ...]`,
+    summary:
+      `Runs the service's roles (${ROLES.join(', ')}) until SIGTERM or SIGINT: those given, else ROLES, else every role.\n` +
+      'Everything else is configured by environment variables: see docs/configuration.md.',
+    maxPositionals: Number.POSITIVE_INFINITY,
+    options: {},
+  })
+  const roles = line.positionals.flatMap((argument) => argument.split(',')).filter(Boolean)
+  for (const role of roles) if (!(ROLES as readonly string[]).includes(role)) line.refuse(`${role} is not a role (${ROLES.join(', ')})`)
+  return roles
+}
+
+/**
  * Runs this process's roles until SIGTERM or SIGINT: `node dist/services/main.js` (production, compiled) or `npm start`
  * (the embedded default). Roles come from the arguments (`edge ingestor`) or ROLES.
  */
-export async function serve(options: RunRolesOptions = {}): Promise<void> {
-  const cliRoles = process.argv.slice(2).join(',')
+export async function serve(options: RunRolesOptions = {}, roles = rolesFromCommandLine('node dist/services/main.js')): Promise<void> {
+  const cliRoles = roles.join(',')
   const env = cliRoles ? { ...process.env, ROLES: cliRoles } : process.env
   let logger = createRootLogger({ level: 'info' })
   try {

@@ -43,8 +43,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * WebSocket stream of ticks (upgrade request)
-         * @description Upgrade to a WebSocket. The server sends a `snapshot` frame, then `tick` frames; `gap` when ticks were dropped for this client; `ack` or `error` for each client message. The frames, the filter rules and the limits are in the AsyncAPI document (`/v1/asyncapi.json`). Pings every 30 s; shutdown closes with 1001.
+         * WebSocket stream of ticks (upgrade request), or the same as Server-Sent Events
+         * @description Upgrade to a WebSocket. The server sends a `snapshot` frame, then `tick` frames; `gap` when ticks were dropped for this client; `ack` or `error` for each client message. With `Accept: text/event-stream` (no upgrade) the same frames come as Server-Sent Events (`snapshot`, `tick`, `gap`, `resumed`), each with its cursor as `id`; `Last-Event-ID` resumes. The frames, the loss contract, the filter rules and the limits are in the AsyncAPI document (`/v1/asyncapi.json`). Pings every 30 s (comments every 5 s for Server-Sent Events); shutdown closes with 1001 (ends the event stream).
          */
         get: operations["openPriceStream"];
         put?: never;
@@ -100,6 +100,91 @@ export interface paths {
         put?: never;
         /** Historical OHLC candles */
         post: operations["getOhlc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/udf/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Datafeed configuration (UDF) */
+        get: operations["getUdfConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/udf/symbols": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A pair's symbol information (UDF) */
+        get: operations["resolveUdfSymbol"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/udf/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Symbol search (UDF) */
+        get: operations["searchUdfSymbols"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/udf/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Bars (UDF) */
+        get: operations["getUdfHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/udf/time": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Server time (UDF) */
+        get: operations["getUdfTime"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -248,6 +333,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/graph": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * GraphQL door to the Arbitrum One (42161) subgraph at the venue's metadata-backend path
+         * @description Public clients configured with the venue's metadata backend (`https://metadata-backend.ostium.io`) post their GraphQL to `{base}/graph`; this is the Arbitrum One door of `/v1/subgraph/gn` at that path, with the same limits, budget and cache (a body answered at either path is answered again at both). Only the GraphQL path is served here: the backend's REST paths are not. A GraphQL door to the chain's subgraph for existing clients: a query within the limits is forwarded as sent and the subgraph's answer passed on unchanged (status, `content-type`, body). Limits and why: body at most 49152 bytes (413): a query within the length cap plus its variables fits, nothing larger is parsed; query at most 40000 characters: the venue's own door documents this cap; depth at most 10 (introspection not counted, fragments flattened): real client queries are 3 to 4 deep; at most 30 aliases: aliases multiply a list; at most 20000 rows, counted as graph-node counts complexity (`first` of each list times its parents', 100 when absent): one answer must not drain the upstream; upstream timeout 5000 ms (504): a hanging upstream must not hold connections; identical requests within 2000 ms share one upstream request and its answer. A query over the depth, alias, length or row limit is answered 200 with `errors` in graph-node's words, as graph-node answers its own limits; `first` above 1000 and `skip` above 5000 are forwarded and refused by the subgraph. Introspection is answered. One per-IP budget covers both chains; its figures are in the `x-ratelimit-*` headers.
+         */
+        post: operations["querySubgraphAtMetadataBackendPath"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/onboard": {
         parameters: {
             query?: never;
@@ -369,6 +474,114 @@ export interface components {
                     to: string;
                 };
             };
+        };
+        /** @description What the datafeed supports (UDF `/config`) */
+        UdfConfig: {
+            supported_resolutions: ("1" | "5" | "15" | "60" | "240" | "1D")[];
+            /** @constant */
+            supports_search: true;
+            /** @constant */
+            supports_group_request: false;
+            /** @constant */
+            supports_marks: false;
+            /** @constant */
+            supports_timescale_marks: false;
+            /** @constant */
+            supports_time: true;
+            exchanges: {
+                value: string;
+                name: string;
+                desc: string;
+            }[];
+            symbols_types: {
+                name: string;
+                value: string;
+            }[];
+        };
+        /** @description Every failure of a UDF route, as UDF clients read it (TradingView's adapter reads `s` and `errmsg`) */
+        UdfError: {
+            /** @constant */
+            s: "error";
+            errmsg: string;
+        };
+        /** @description A pair as TradingView's LibrarySymbolInfo (UDF `/symbols`) */
+        UdfSymbolInfo: {
+            /** @description The pair symbol, e.g. BTC-USD (a legacy spelling resolves to it) */
+            name: string;
+            /** @description What to send as `symbol` to /history: the pair symbol */
+            ticker: string;
+            full_name: string;
+            description: string;
+            /** @enum {string} */
+            type: "crypto" | "forex" | "commodity" | "index" | "stock";
+            exchange: string;
+            listed_exchange: string;
+            /**
+             * @description Trading hours in TradingView's session syntax, in `timezone`: `24x7`, or `HHMM-HHMM[,…]:days|…` (days 1 = Sunday … 7 = Saturday; `F` starts the previous day)
+             * @example 0930-1600:23456
+             */
+            session: string;
+            /** @description Whole days without trading in the calendar, `YYYYMMDD,…` */
+            session_holidays: string;
+            /** @description Days with other hours (early closes), `SESSION:YYYYMMDD;…` */
+            corrections: string;
+            /**
+             * @description The exchange time zone (IANA name) the session is written in
+             * @example America/New_York
+             */
+            timezone: string;
+            /** @constant */
+            minmov: 1;
+            /**
+             * @description 10 to the power of the pair's price decimals
+             * @example 100
+             */
+            pricescale: number;
+            /** @constant */
+            format: "price";
+            /** @constant */
+            has_intraday: true;
+            /** @constant */
+            has_daily: true;
+            /** @constant */
+            has_weekly_and_monthly: false;
+            intraday_multipliers: string[];
+            daily_multipliers: string[];
+            supported_resolutions: ("1" | "5" | "15" | "60" | "240" | "1D")[];
+            /**
+             * @description Candles carry no volume
+             * @constant
+             */
+            visible_plots_set: "ohlc";
+            /** @constant */
+            data_status: "streaming";
+            currency_code: string;
+        };
+        UdfSearchResult: components["schemas"]["UdfSearchItem"][];
+        UdfSearchItem: {
+            symbol: string;
+            full_name: string;
+            description: string;
+            exchange: string;
+            ticker: string;
+            /** @enum {string} */
+            type: "crypto" | "forex" | "commodity" | "index" | "stock";
+        };
+        /** @description Bars of mid prices, columns aligned by index (UDF `/history`); no volume */
+        UdfHistory: {
+            /** @constant */
+            s: "ok";
+            /** @description Bar times: the start of each period, Unix seconds */
+            t: number[];
+            o: number[];
+            h: number[];
+            l: number[];
+            c: number[];
+        } | {
+            /** @constant */
+            s: "no_data";
+            /** @description The start of the latest bar before `from`, when there is one */
+            nextTime?: number;
         };
         PriceSnapshot: {
             prices: components["schemas"]["PriceRow"][];
@@ -945,8 +1158,17 @@ export interface operations {
             query?: {
                 /** @description Comma-separated pair symbols; omitted means every asset. A legacy spelling from the pairs list (`SPX-USD` for `US500-USD`; CL, HG, SPX, NDX, DJI, DAX, FTSE, HSI, NIK) is accepted, and answers name the pair by its symbol */
                 pairs?: string;
+                /** @description `true`: the snapshot, tick and gap frames carry their `cursor` (events always do) */
+                cursor?: "true" | "false";
+                /** @description A cursor (`<epoch>-<position>`) to resume after: the first frame is `resumed`, with `recovered: true` and the ticks after it, or `recovered: false` and a snapshot. Overrides `Last-Event-ID` */
+                from?: string;
             };
-            header?: never;
+            header?: {
+                /** @description `text/event-stream` for Server-Sent Events instead of an upgrade */
+                accept?: string;
+                /** @description Server-Sent Events: the cursor to resume after, as `from` */
+                "last-event-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -961,7 +1183,27 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid `pairs` query */
+            /** @description Server-Sent Events (with `Accept: text/event-stream`): `event: <snapshot|tick|gap|resumed>`, `id: <cursor>`, `data: <the frame as JSON>`, and a comment every 5 s; the response ends at shutdown */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example event: snapshot
+                     *     id: mwysrltn-310
+                     *     data: {"type":"snapshot","seq":{"BTC-USD":1042},"data":[...],"cursor":"mwysrltn-310"}
+                     *
+                     *     event: tick
+                     *     id: mwysrltn-311
+                     *     data: {"type":"tick","seq":1043,"data":{...},"cursor":"mwysrltn-311"}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid `pairs` query, or a malformed cursor (`from`, `Last-Event-ID`) */
             400: {
                 headers: {
                     /** @description Generated by the service for every response; a value sent by the client is ignored */
@@ -988,7 +1230,7 @@ export interface operations {
                     "application/json": components["schemas"]["FrameworkError"];
                 };
             };
-            /** @description Browser origin not allowed (bare, no body) */
+            /** @description Browser origin not allowed (bare for an upgrade; the framework body for Server-Sent Events) */
             403: {
                 headers: {
                     /** @description Generated by the service for every response; a value sent by the client is ignored */
@@ -997,7 +1239,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A plain GET without a WebSocket upgrade */
+            /** @description A plain GET: neither a WebSocket upgrade nor `Accept: text/event-stream` */
             426: {
                 headers: {
                     /** @description Generated by the service for every response; a value sent by the client is ignored */
@@ -1547,7 +1789,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpstreamProxyError"];
                 };
             };
-            /** @description The candle store cannot be reached (upstream-proxy shape) */
+            /** @description The candle store cannot be reached, or the history source failed (upstream-proxy shape) */
             502: {
                 headers: {
                     /** @description Generated by the service for every response; a value sent by the client is ignored */
@@ -1563,10 +1805,767 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "the candle store cannot be reached"
+                     *       "error": "the history source answered HTTP 500; retry shortly"
                      *     }
                      */
                     "application/json": components["schemas"]["UpstreamProxyError"];
+                };
+            };
+            /** @description The history source's call budget is spent (upstream-proxy shape) */
+            503: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the history source's call budget is spent; retry in 12 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UpstreamProxyError"];
+                };
+            };
+            /** @description The history source did not answer within the deadline (upstream-proxy shape) */
+            504: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the history source did not answer within 5000 ms; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UpstreamProxyError"];
+                };
+            };
+        };
+    };
+    getUdfConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the datafeed supports */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "supported_resolutions": [
+                     *         "1",
+                     *         "5",
+                     *         "15",
+                     *         "60",
+                     *         "240",
+                     *         "1D"
+                     *       ],
+                     *       "supports_search": true,
+                     *       "supports_group_request": false,
+                     *       "supports_marks": false,
+                     *       "supports_timescale_marks": false,
+                     *       "supports_time": true,
+                     *       "exchanges": [
+                     *         {
+                     *           "value": "VENUE",
+                     *           "name": "VENUE",
+                     *           "desc": "The venue"
+                     *         }
+                     *       ],
+                     *       "symbols_types": [
+                     *         {
+                     *           "name": "All types",
+                     *           "value": ""
+                     *         },
+                     *         {
+                     *           "name": "crypto",
+                     *           "value": "crypto"
+                     *         },
+                     *         {
+                     *           "name": "forex",
+                     *           "value": "forex"
+                     *         },
+                     *         {
+                     *           "name": "commodity",
+                     *           "value": "commodity"
+                     *         },
+                     *         {
+                     *           "name": "index",
+                     *           "value": "index"
+                     *         },
+                     *         {
+                     *           "name": "stock",
+                     *           "value": "stock"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfConfig"];
+                };
+            };
+            /** @description Rate limit exceeded; `errmsg` states the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "s": "error",
+                     *       "errmsg": "rate limit exceeded: retry in 7 seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfError"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "s": "error",
+                     *       "errmsg": "unexpected error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfError"];
+                };
+            };
+        };
+    };
+    resolveUdfSymbol: {
+        parameters: {
+            query: {
+                /** @description A pair symbol or its legacy spelling */
+                symbol: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pair's session, time zone and price scale */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "AAPL-USD",
+                     *       "ticker": "AAPL-USD",
+                     *       "full_name": "VENUE:AAPL-USD",
+                     *       "description": "AAPL / USD",
+                     *       "type": "stock",
+                     *       "exchange": "VENUE",
+                     *       "listed_exchange": "VENUE",
+                     *       "session": "0930-1600:23456",
+                     *       "session_holidays": "20260101,20260119,20260216,20260403,20260525,20260619,20260703,20260907,20261126,20261225",
+                     *       "corrections": "0930-1300:20261127;0930-1300:20261224",
+                     *       "timezone": "America/New_York",
+                     *       "minmov": 1,
+                     *       "pricescale": 100,
+                     *       "format": "price",
+                     *       "has_intraday": true,
+                     *       "has_daily": true,
+                     *       "has_weekly_and_monthly": false,
+                     *       "intraday_multipliers": [
+                     *         "1",
+                     *         "5",
+                     *         "15",
+                     *         "60",
+                     *         "240"
+                     *       ],
+                     *       "daily_multipliers": [
+                     *         "1"
+                     *       ],
+                     *       "supported_resolutions": [
+                     *         "1",
+                     *         "5",
+                     *         "15",
+                     *         "60",
+                     *         "240",
+                     *         "1D"
+                     *       ],
+                     *       "visible_plots_set": "ohlc",
+                     *       "data_status": "streaming",
+                     *       "currency_code": "USD"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfSymbolInfo"];
+                };
+            };
+            /** @description Invalid parameters */
+            400: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "s": "error",
+                     *       "errmsg": "invalid request: resolution: Invalid option: expected one of \"1\"|\"5\"|\"15\"|\"60\"|\"240\"|\"1D\"|\"D\""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfError"];
+                };
+            };
+            /** @description Unknown symbol */
+            404: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "s": "error",
+                     *       "errmsg": "unknown symbol \"DOGE-USD\"; symbols look like BTC-USD"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfError"];
+                };
+            };
+            /** @description Rate limit exceeded; `errmsg` states the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "s": "error",
+                     *       "errmsg": "rate limit exceeded: retry in 7 seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfError"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "s": "error",
+                     *       "errmsg": "unexpected error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfError"];
+                };
+            };
+        };
+    };
+    searchUdfSymbols: {
+        parameters: {
+            query?: {
+                /** @description Text in the symbol or description, any case */
+                query?: string;
+                /** @description One of the config's symbol types; empty: all */
+                type?: string;
+                /** @description Empty or the venue (VENUE) */
+                exchange?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching pairs */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "symbol": "BTC-USD",
+                     *         "full_name": "VENUE:BTC-USD",
+                     *         "description": "BTC / USD",
+                     *         "exchange": "VENUE",
+                     *         "ticker": "BTC-USD",
+                     *         "type": "crypto"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["UdfSearchResult"];
+                };
+            };
+            /** @description Invalid parameters */
+            400: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "s": "error",
+                     *       "errmsg": "invalid request: resolution: Invalid option: expected one of \"1\"|\"5\"|\"15\"|\"60\"|\"240\"|\"1D\"|\"D\""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfError"];
+                };
+            };
+            /** @description Rate limit exceeded; `errmsg` states the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "s": "error",
+                     *       "errmsg": "rate limit exceeded: retry in 7 seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfError"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "s": "error",
+                     *       "errmsg": "unexpected error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfError"];
+                };
+            };
+        };
+    };
+    getUdfHistory: {
+        parameters: {
+            query: {
+                /** @description A pair symbol (BTC-USD) or its legacy spelling (SPX-USD) */
+                symbol: string;
+                /** @description A bar width; `D` is read as `1D` */
+                resolution: "1" | "5" | "15" | "60" | "240" | "1D" | "D";
+                from: number;
+                to: number;
+                countback?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bars of [from, to), the earliest first, at most CANDLES_MAX_PER_RESPONSE; `no_data` when none */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "s": "ok",
+                     *       "t": [
+                     *         1767225600,
+                     *         1767229200
+                     *       ],
+                     *       "o": [
+                     *         87012.5,
+                     *         87120.25
+                     *       ],
+                     *       "h": [
+                     *         87200,
+                     *         87350.75
+                     *       ],
+                     *       "l": [
+                     *         86950.5,
+                     *         87080
+                     *       ],
+                     *       "c": [
+                     *         87120.25,
+                     *         87301.5
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfHistory"];
+                };
+            };
+            /** @description Invalid parameters */
+            400: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "s": "error",
+                     *       "errmsg": "invalid request: resolution: Invalid option: expected one of \"1\"|\"5\"|\"15\"|\"60\"|\"240\"|\"1D\"|\"D\""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfError"];
+                };
+            };
+            /** @description Unknown symbol */
+            404: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "s": "error",
+                     *       "errmsg": "unknown symbol \"DOGE-USD\"; symbols look like BTC-USD"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfError"];
+                };
+            };
+            /** @description Rate limit exceeded; `errmsg` states the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "s": "error",
+                     *       "errmsg": "rate limit exceeded: retry in 7 seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfError"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "s": "error",
+                     *       "errmsg": "unexpected error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfError"];
+                };
+            };
+            /** @description The candle store or the history source failed */
+            502: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "s": "error",
+                     *       "errmsg": "the history source answered HTTP 500; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfError"];
+                };
+            };
+            /** @description The history source's call budget is spent */
+            503: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "s": "error",
+                     *       "errmsg": "the history source's call budget is spent; retry in 12 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfError"];
+                };
+            };
+            /** @description The history source did not answer within the deadline (HISTORY_TIMEOUT_MS) */
+            504: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "s": "error",
+                     *       "errmsg": "the history source did not answer within 5000 ms; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfError"];
+                };
+            };
+        };
+    };
+    getUdfTime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unix seconds, as plain text */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example 1767225600 */
+                    "text/plain": string;
+                };
+            };
+            /** @description Rate limit exceeded; `errmsg` states the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "s": "error",
+                     *       "errmsg": "rate limit exceeded: retry in 7 seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfError"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "s": "error",
+                     *       "errmsg": "unexpected error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UdfError"];
                 };
             };
         };
@@ -2925,6 +3924,252 @@ export interface operations {
                 /** @description 42161 (Arbitrum One) or 421614 (Arbitrum Sepolia); another chain is a 404 */
                 chainId: string;
             };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "{ pairs(first: 3, orderBy: id) { id from to } }"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The GraphQL document, forwarded as sent */
+                    query: string;
+                    /** @description Values of its variables */
+                    variables?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description The operation to run when the document holds several */
+                    operationName?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description graph-node's answer: `data`, and `errors` when a query fails or exceeds a limit */
+            200: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "pairs": [
+                     *           {
+                     *             "id": "0",
+                     *             "from": "BTC",
+                     *             "to": "USD"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data?: {
+                            [key: string]: unknown;
+                        } | null;
+                        errors?: ({
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A body graph-node cannot read, answered as graph-node answers it */
+            400: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The \"query\" field is missing in request data"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description No subgraph for that chain */
+            404: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "errors": [
+                     *         {
+                     *           "message": "no subgraph for chain 1: use 42161 or 421614"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        errors: {
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Request body larger than the door's cap */
+            413: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "errors": [
+                     *         {
+                     *           "message": "request body is larger than 49152 bytes"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        errors: {
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Rate limit exceeded; the message states the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "errors": [
+                     *         {
+                     *           "message": "rate limit exceeded: retry in 7 seconds"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        errors: {
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The subgraph answered a 5xx or could not be reached */
+            502: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "errors": [
+                     *         {
+                     *           "message": "the subgraph of chain 42161 answered HTTP 500"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        errors: {
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The subgraph did not answer in time */
+            504: {
+                headers: {
+                    /** @description Generated by the service for every response; a value sent by the client is ignored */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit": string;
+                    /** @description Requests left in the current window */
+                    "x-ratelimit-remaining": string;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "errors": [
+                     *         {
+                     *           "message": "the subgraph of chain 42161 did not answer within 5000 ms"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        errors: {
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    querySubgraphAtMetadataBackendPath: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody: {

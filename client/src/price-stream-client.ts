@@ -1,5 +1,6 @@
 // The reference client of `WS /v1/prices/stream`: keeps the latest row per pair, notices loss from seq
-// jumps and gap frames, recovers by re-reading GET /v1/prices, and reconnects with backoff and jitter.
+// jumps and gap frames, recovers by re-reading GET /v1/prices, and reconnects with backoff and jitter,
+// resuming after the last tick's cursor so that a reconnect loses nothing the server still retains.
 // It runs in browsers (the standard WebSocket) and on Node (`nodeSocket` from ./node.ts).
 
 import { reconnectDelayMs } from './reconnect-delay.ts'
@@ -47,6 +48,11 @@ export interface PriceStreamClientOptions {
   recoveryDelayMs?: number
   /** opens the socket: the platform's WebSocket by default; on Node 20, `nodeSocket()` from ./node.ts */
   openSocket?: OpenSocket
+  /**
+   * Resume after the last tick's cursor on every reconnect (default true). false: every connection starts
+   * with a snapshot, and frames carry no cursor (a deployment without resume).
+   */
+  resume?: boolean
 }
 
 export interface Loss {
@@ -63,6 +69,11 @@ export interface PriceStreamEvents {
   loss: [loss: Loss]
   /** rows re-read from GET /v1/prices after a loss */
   recovered: [rows: PriceRow[]]
+  /**
+   * a reconnect asked to resume: `recovered` true means every tick after `cursor` follows (no snapshot);
+   * false means the server no longer had them, and a `snapshot` follows
+   */
+  resumed: [info: { recovered: boolean; cursor: string }]
   /** the connection closed; another attempt follows in `retryInMs` unless the client was closed */
   disconnected: [info: { code: number; retryInMs: number | undefined }]
   /** a refused upgrade that retrying cannot fix (400, 403), a failed recovery */
@@ -106,6 +117,8 @@ export class PriceStreamClient extends TypedEmitter<PriceStreamEvents> {
   private recoverAgain = false
   /** set by narrow(): the close it causes is followed by a reconnect at once */
   private reconnectNow = false
+  /** the cursor of the last frame that carried one: where the next connection resumes */
+  private lastCursor: string | undefined
   private closed = false
 
   constructor(private readonly options: PriceStreamClientOptions) {
@@ -116,6 +129,11 @@ export class PriceStreamClient extends TypedEmitter<PriceStreamEvents> {
   start(): this {
     this.connect()
     return this
+  }
+
+  /** The cursor of the last tick (or snapshot) received: where a reconnect resumes. */
+  get cursor(): string | undefined {
+    return this.lastCursor
   }
 
   /** Adds pairs to a filtered connection; resolves with the number of pairs now received (null: all). */
@@ -130,6 +148,7 @@ export class PriceStreamClient extends TypedEmitter<PriceStreamEvents> {
   /** Reconnects to receive only `pairs` (every pair when undefined): the only way to narrow an unfiltered connection. */
   narrow(pairs: readonly string[] | undefined): void {
     this.pairs = pairs && new Set(pairs)
+    this.lastCursor = undefined // the new filter starts from its snapshot
     if (!this.socket) return this.connect()
     this.reconnectNow = true
     this.socket.close(1000, 'narrowing')
@@ -152,6 +171,10 @@ export class PriceStreamClient extends TypedEmitter<PriceStreamEvents> {
     if (this.pairs?.size === 0) return // nothing wanted: wait for narrow()
     const url = new URL('/v1/prices/stream', this.options.baseUrl.replace(/^http/, 'ws'))
     if (this.pairs) url.searchParams.set('pairs', [...this.pairs].join(','))
+    if (this.options.resume !== false) {
+      if (this.lastCursor === undefined) url.searchParams.set('cursor', 'true')
+      else url.searchParams.set('from', this.lastCursor)
+    }
     let refusal: Refusal | undefined
     const socket = (this.options.openSocket ?? platformSocket)(url, (refused) => (refusal = refused))
     this.socket = socket
@@ -185,6 +208,7 @@ export class PriceStreamClient extends TypedEmitter<PriceStreamEvents> {
   }
 
   private receive(frame: ServerFrame): void {
+    if ('cursor' in frame && frame.cursor !== undefined) this.lastCursor = frame.cursor
     switch (frame.type) {
       case 'snapshot': {
         this.attempt = 0
@@ -195,6 +219,13 @@ export class PriceStreamClient extends TypedEmitter<PriceStreamEvents> {
         this.prices.clear()
         for (const row of frame.data) this.prices.set(row.pair, row)
         this.emit('snapshot', frame.data)
+        return
+      }
+      case 'resumed': {
+        const cursor = this.lastCursor!
+        // recovered: the ticks after the cursor follow, and seq goes on from this client's baselines
+        if (frame.recovered) this.attempt = 0
+        this.emit('resumed', { recovered: frame.recovered, cursor })
         return
       }
       case 'tick': {

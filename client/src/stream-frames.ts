@@ -21,6 +21,24 @@ export interface GapFrame {
   type: 'gap'
   dropped: number
 }
+/** The frames of a connection that asked for cursors (`?cursor=true`, `?from=`): the same, with the cursor last. */
+export interface SnapshotFrameWithCursor extends SnapshotFrame {
+  /** the cursor of the latest tick the snapshot accounts for */
+  cursor: string
+}
+export interface TickFrameWithCursor extends TickFrame {
+  /** the tick's place in the deployment's numbering: resume after it with `?from=` */
+  cursor: string
+}
+export interface GapFrameWithCursor extends GapFrame {
+  cursor: string
+}
+/** The first frame of a resume: with `recovered: true` the ticks after `cursor` follow, else a snapshot. */
+export interface ResumedFrame {
+  type: 'resumed'
+  recovered: boolean
+  cursor?: string | undefined
+}
 export interface AckFrame {
   type: 'ack'
   for: 'subscribe' | 'unsubscribe'
@@ -32,7 +50,16 @@ export interface ErrorFrame {
   code: StreamErrorCode
   message: string
 }
-export type ServerFrame = SnapshotFrame | TickFrame | GapFrame | AckFrame | ErrorFrame
+export type ServerFrame =
+  | SnapshotFrame
+  | SnapshotFrameWithCursor
+  | TickFrame
+  | TickFrameWithCursor
+  | GapFrame
+  | GapFrameWithCursor
+  | ResumedFrame
+  | AckFrame
+  | ErrorFrame
 
 export interface ClientMessage {
   type: 'subscribe' | 'unsubscribe'

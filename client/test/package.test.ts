@@ -10,7 +10,7 @@ import { promisify } from 'node:util'
 import type { z } from 'zod'
 import type * as schemas from '../../schemas/stream.ts'
 import type { PriceRow as RowSchema } from '../../schemas/price.ts'
-import { compileTypeScript, startEmbeddedService, writeTypeScriptApp } from '../../test/support/typescript-app.ts'
+import { compileTypeScript, startServiceForApp, writeTypeScriptApp } from '../../test/support/typescript-app.ts'
 import { waitFor } from '../../test/support/wait.ts'
 import type * as frames from '../src/stream-frames.ts'
 
@@ -21,10 +21,14 @@ const parity: [
   Same<frames.SnapshotFrame, z.infer<typeof schemas.SnapshotFrame>>,
   Same<frames.TickFrame, z.infer<typeof schemas.TickFrame>>,
   Same<frames.GapFrame, z.infer<typeof schemas.GapFrame>>,
+  Same<frames.SnapshotFrameWithCursor, z.infer<typeof schemas.SnapshotFrameWithCursor>>,
+  Same<frames.TickFrameWithCursor, z.infer<typeof schemas.TickFrameWithCursor>>,
+  Same<frames.GapFrameWithCursor, z.infer<typeof schemas.GapFrameWithCursor>>,
+  Same<frames.ResumedFrame, z.infer<typeof schemas.ResumedFrame>>,
   Same<frames.AckFrame, z.infer<typeof schemas.AckFrame>>,
   Same<frames.ErrorFrame, z.infer<typeof schemas.ErrorFrame>>,
   Same<frames.ClientMessage, z.infer<typeof schemas.ClientMessage>>,
-] = [true, true, true, true, true, true, true]
+] = [true, true, true, true, true, true, true, true, true, true, true]
 
 const run = promisify(execFile)
 const packageDirectory = fileURLToPath(new URL('..', import.meta.url))
@@ -69,7 +73,7 @@ t.test('the client builds to JS and .d.ts; an app resolves it by name, type-chec
   })
   t.equal(await compileTypeScript(app), '', 'the app type-checks against the published .d.ts')
 
-  const service = await startEmbeddedService()
+  const service = await startServiceForApp()
   t.teardown(() => service.stop())
   const { baseUrl } = service
   await waitFor(async () => (await fetch(`${baseUrl}/v1/prices`)).status === 200, { timeoutMs: 10_000, what: "the feed's first tick" })

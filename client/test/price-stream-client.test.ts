@@ -4,6 +4,7 @@ import { startTestEdge } from '../../test/support/edge-harness.ts'
 import { readJson } from '../../test/support/http.ts'
 import { bulkyRowBytes, priceRow, rowBytes } from '../../test/support/price-rows.ts'
 import { freePort } from '../../test/support/servers.ts'
+import { openRawFrames, untilTicks } from '../../test/support/resume-clients.ts'
 import { publishUntilLagging } from '../../test/support/stream-clients.ts'
 import { withDeadline, waitFor } from '../../test/support/wait.ts'
 import { nodeSocket } from '../src/node.ts'
@@ -113,10 +114,62 @@ t.test('narrow reconnects with ?pairs=; a server restart is survived with backof
   const [info] = await disconnected
   t.equal(info.code, 1001)
   t.ok(info.retryInMs !== undefined && info.retryInMs >= 0 && info.retryInMs <= 100, 'a jittered wait within the backoff ceiling')
+  const cursor = client.cursor
+  const resumed = next(client, 'resumed')
+  const snapshot = next(client, 'snapshot')
   edge = await startTestEdge({ env })
   t.teardown(() => edge.stop())
+  // the embedded numbering starts afresh with the process: the old cursor is of another epoch
+  t.same(await resumed, [{ recovered: false, cursor }], 'the resume is refused')
+  t.same(await snapshot, [[]], 'and a snapshot of the restarted server follows')
   edge.bus.publishTick('ETH-USD', rowBytes(priceRow('ETH-USD', { mid: 7 })))
   await waitFor(() => client.prices.get('ETH-USD')?.mid === 7, { what: 'a tick from the restarted server', timeoutMs: 10_000 })
+})
+
+t.test('a dropped connection resumes after its last cursor: no snapshot, and the ticks a control connection received', async (t) => {
+  const edge = await startTestEdge()
+  t.teardown(edge.stop)
+  const pairs = ['BTC-USD', 'ETH-USD']
+  const control = await openRawFrames(`${edge.streamUrl}?pairs=${pairs.join(',')}&cursor=true`)
+  t.teardown(() => control.socket.terminate())
+  let socket: WebSocket | undefined
+  const client = new PriceStreamClient({
+    baseUrl: edge.baseUrl,
+    pairs,
+    backoff: { initialMs: 20, maxMs: 50 },
+    openSocket: (url, onRefused) => (socket = nodeSocket()(url, onRefused) as WebSocket),
+  }).start()
+  t.teardown(() => client.close())
+  const received: string[] = []
+  client.on('price', (row, seq) => received.push(JSON.stringify({ seq, data: row })))
+  const events: string[] = []
+  for (const event of ['snapshot', 'resumed', 'loss', 'recovered'] as const) client.on(event, () => events.push(event))
+  await next(client, 'snapshot')
+  await control.frames.waitFor((frame) => frame.json.type === 'snapshot', 'snapshot')
+
+  let mid = 0
+  const publish = (count: number) => {
+    for (let index = 0; index < count; index++) {
+      const pair = ['BTC-USD', 'ETH-USD', 'XAU-USD'][index % 3]!
+      edge.bus.publishTick(pair, rowBytes(priceRow(pair, { mid: ++mid })))
+    }
+  }
+  publish(30)
+  await waitFor(() => received.length === 20, { what: '20 ticks' })
+  const cursorBefore = client.cursor
+  t.match(cursorBefore, /^[0-9a-z]+-\d+$/, 'the client holds the last tick’s cursor')
+
+  const resumed = next(client, 'resumed')
+  socket!.terminate()
+  publish(30) // 20 more of its pairs, some of them while it is away
+  t.same(await resumed, [{ recovered: true, cursor: cursorBefore }])
+  await untilTicks(control.frames, 40)
+  await waitFor(() => received.length === 40, { what: '40 ticks' })
+  const controlTicks = control.frames.items
+    .filter((frame) => frame.json.type === 'tick')
+    .map(({ json: { seq, data } }) => JSON.stringify({ seq, data }))
+  t.same(received, controlTicks, 'every tick of the control connection, in order, once')
+  t.same(events, ['snapshot', 'resumed'], 'no second snapshot, no loss')
 })
 
 t.test('a refused upgrade: 429 waits at least Retry-After; 400 is not retried', async (t) => {

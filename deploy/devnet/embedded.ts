@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import type { Logger } from 'pino'
-import type { EmbeddedChains } from '../../services/onboarding/deployment.ts'
+import type { EmbeddedChains } from '../../services/onboarding/index.ts'
 import { startDevnet, toDeployment, writeDeployment } from './devnet.ts'
 
 /** Where the embedded development chains' deployment is written (gitignored), for `npm run demo:onboard`. */

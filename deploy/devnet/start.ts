@@ -1,15 +1,31 @@
 // Starts the onboarding devnet and keeps it running until SIGINT or SIGTERM:
-//   npx tsx deploy/devnet/start.ts [--out FILE]
+//   npm run devnet [-- --out FILE]
 // Logs go to stderr (LOG_LEVEL, default "info"); stdout gets one summary line once everything is up.
 import { relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
 import { pino } from 'pino'
-import { type Devnet, startDevnet, writeDeployment } from './devnet.ts'
+import { parseCommandLine } from '../../kit/command-line.ts'
+import type { Devnet } from './devnet.ts'
 
 const defaultDeploymentFile = fileURLToPath(new URL('./out/deployment.json', import.meta.url))
-const { values } = parseArgs({ options: { out: { type: 'string', default: defaultDeploymentFile } } })
-const deploymentFile = resolve(values.out)
+const command = parseCommandLine({
+  usage: 'npm run devnet -- [options]',
+  summary:
+    'Starts the onboarding development chains (anvil and the alto bundler per chain, EntryPoint and the venue\n' +
+    'contracts deployed), writes their deployment record, and runs until SIGINT or SIGTERM. Logs on stderr\n' +
+    '(LOG_LEVEL, default info); one summary line on stdout once everything is up.',
+  options: {
+    out: {
+      type: 'string',
+      default: relative(process.cwd(), defaultDeploymentFile),
+      value: 'FILE',
+      description: 'where the deployment record is written',
+    },
+  },
+})
+const deploymentFile = resolve(command.values.out)
+// the chains' code is loaded once the command line is read: --help answers at once
+const { startDevnet, writeDeployment } = await import('./devnet.ts')
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination(2))
 
 try {

@@ -5,8 +5,7 @@ import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { freePort } from '../../test/support/servers.ts'
-import { startServiceProcess } from '../../test/support/service-process.ts'
+import { startMarketDataService } from '../../test/support/service-process.ts'
 
 const file = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url))
 const RULES = file('prometheus/alert-rules.yml')
@@ -38,6 +37,7 @@ t.test('promtool checks the rules and their unit tests pass', async (t) => {
     'VenueSponsorshipDailyGasCeiling',
     'VenueSponsorshipOperationGasCeiling',
     'VenueSponsorshipAlreadyApplied',
+    'VenueHistorySourceFailing',
   ])
 })
 
@@ -50,10 +50,7 @@ t.test('every alert has a runbook section in docs/operations.md', async (t) => {
 })
 
 t.test('every metric the dashboard and the rules name exists on /metrics of a running service', async (t) => {
-  const port = await freePort()
-  const service = startServiceProcess(['ingestor', 'edge'], { PORT: String(port), HOST: '127.0.0.1', ONBOARDING_ENABLED: 'false' })
-  t.teardown(() => service.stop())
-  await service.waitForLog('edge listening', 90_000)
+  const { service } = await startMarketDataService(t)
   const ops = await service.waitForLog('ops endpoints listening')
   const exposition = await (await fetch(`http://127.0.0.1:${Number(ops.port)}/metrics`)).text()
   const exposed = new Set<string>()

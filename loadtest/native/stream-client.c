@@ -13,6 +13,10 @@
 // opens again: at once, or after the client package's backoff (client/src/reconnect-delay.ts). A connection
 // that closed or could not connect tries the next port, as a load balancer would send it to another edge;
 // one refused by a server that answered (a 503 of its admission rate) retries the same port.
+// With --resume=1 a connection asks for cursors (?cursor=true), keeps the last one it received, and opens again
+// with ?from=<cursor>: a `resumed` frame with recovered:true keeps its seq baselines (a jump across the move is a
+// tick lost by it), one with recovered:false is followed by a snapshot. A connection is current once it holds its
+// snapshot or its recovered resume (whose replay follows in the same send).
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -43,13 +47,14 @@ typedef struct {
   int fd;
   enum state state;
   int port_index;
-  int has_snapshot;
+  int has_snapshot; /* current: holds its snapshot or a recovered resume */
   int attempts;      /* failed attempts in a row, for the backoff */
   int answered;      /* has had a first answer (101, refusal or failure) */
   int pair_count;    /* pairs its query asks for */
   uint64_t retry_at; /* µs, when WAITING */
   uint32_t *last_seq; /* per pair; UINT32_MAX: not received by this connection */
   char query[1024];
+  char cursor[48]; /* the last cursor received, with --resume */
   size_t rest_len, rest_cap;
   unsigned char *rest;
 } conn_t;
@@ -62,6 +67,7 @@ static struct {
   const char *pairs, *origin;
   int all_pairs_share;
   enum reconnect reconnect;
+  int resume;
   unsigned seed;
 } opt = {.count = 100, .inflight = 200, .port_count = 0, .first_port_share = 100, .pairs = "all", .origin = "http://localhost", .seed = 1};
 
@@ -74,6 +80,7 @@ static int epfd;
 /* counts: cumulative since start, or since the last reset (window) */
 static uint64_t msgs, seq_gaps, announced_gaps, bytes_in, snapshots, max_latency_us, latency_hist[LATENCY_BUCKETS];
 static uint64_t opened, failed, refused, refused_503, closes, reconnects;
+static uint64_t frame_bytes, resumes_recovered, resumes_refused; /* window: every frame's payload; resumed frames */
 static uint64_t pairs_held; /* sum of pair_count over open connections: ticks expected per round of every pair */
 static int open_now, with_snapshot, answered, in_flight, to_open; /* to_open: WAITING with a retry time */
 static uint64_t window_start, last_snapshot_at;
@@ -210,11 +217,13 @@ static void drop(int i, int retry_after_s) {
 
 static void send_upgrade(int i) {
   conn_t *c = &conns[i];
-  char request[1536];
+  char request[1536], resume[64] = "";
+  if (opt.resume)
+    snprintf(resume, sizeof resume, "%s%s%s", c->query[0] ? "&" : "?", c->cursor[0] ? "from=" : "cursor=true", c->cursor);
   int length = snprintf(request, sizeof request,
-                        "GET /v1/prices/stream%s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        "GET /v1/prices/stream%s%s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: %s\r\n\r\n",
-                        c->query, opt.ports[c->port_index], opt.origin);
+                        c->query, resume, opt.ports[c->port_index], opt.origin);
   if (write(c->fd, request, (size_t)length) != length) {
     failed++;
     drop(i, NOT_REFUSED);
@@ -244,10 +253,24 @@ static void read_snapshot(conn_t *c, const unsigned char *p, const unsigned char
 /* added to a stamp so that its 16 digits never start with 0 (JSON numbers have no leading zeros) */
 #define STAMP_OFFSET_US 1000000000000000ULL
 
-/* A tick: {"type":"tick","seq":N,"data":{...,"pair":"A/B",...[,"t":<16 digits>]}} */
+/* A frame's trailing ,"cursor":"<cursor>"} (connections that asked for cursors): kept as the connection's
+   resume point; returns where the frame would end without it. */
+static const unsigned char *take_cursor(conn_t *c, const unsigned char *p, const unsigned char *end) {
+  if (!opt.resume || end - p < 16 || end[-2] != '"') return end;
+  const unsigned char *quote = end - 3;
+  while (quote > p && *quote != '"') quote--;
+  size_t len = (size_t)(end - 2 - quote - 1);
+  if (quote - p < 10 || memcmp(quote - 10, ",\"cursor\":", 10) != 0 || len >= sizeof c->cursor) return end;
+  memcpy(c->cursor, quote + 1, len);
+  c->cursor[len] = 0;
+  return quote - 10 + 1; /* the comma stands where the closing brace would be */
+}
+
+/* A tick: {"type":"tick","seq":N,"data":{...,"pair":"A/B",...[,"t":<16 digits>]}[,"cursor":"..."]} */
 static void read_tick(conn_t *c, const unsigned char *p, const unsigned char *end, uint64_t now) {
   msgs++;
   bytes_in += (uint64_t)(end - p);
+  end = take_cursor(c, p, end);
   uint32_t seq = (uint32_t)strtoul((const char *)p + 21, NULL, 10);
   const unsigned char *pair_field = memmem(p, (size_t)(end - p), "\"pair\":\"", 8);
   if (pair_field) {
@@ -337,14 +360,25 @@ static void on_readable(int i) {
     }
     const unsigned char *p = buffer + off + header, *end = p + payload;
     int opcode = first & 15;
+    if (opcode == 1) frame_bytes += payload;
     if (opcode == 1 && payload > 20 && p[9] == 't') read_tick(c, p, end, now);
     else if (opcode == 1 && payload > 20 && p[9] == 's') {
+      take_cursor(c, p, end);
       read_snapshot(c, p, end);
       snapshots++;
       last_snapshot_at = now;
       if (!c->has_snapshot) c->has_snapshot = 1, with_snapshot++;
     } else if (opcode == 1 && payload > 10 && p[9] == 'g') {
+      take_cursor(c, p, end);
       announced_gaps += strtoul((const char *)p + 24, NULL, 10);
+    } else if (opcode == 1 && payload > 30 && p[9] == 'r') { /* {"type":"resumed","recovered":true|false... */
+      if (p[30] == 't') {
+        resumes_recovered++;
+        last_snapshot_at = now;
+        if (!c->has_snapshot) c->has_snapshot = 1, with_snapshot++;
+      } else {
+        resumes_refused++;
+      }
     } else if (opcode == 9) { /* pong with the ping's payload, masked with a zero key */
       unsigned char pong[6 + 125] = {0x8a, (unsigned char)(0x80 | (payload & 127))};
       memcpy(pong + 6, p, payload & 127);
@@ -372,16 +406,18 @@ static void report(void) {
   double last_snapshot_ms = last_snapshot_at > window_start ? (double)(last_snapshot_at - window_start) / 1000.0 : -1;
   printf("REPORT {\"conns\":%d,\"pairsHeld\":%lu,\"withSnapshot\":%d,\"opened\":%lu,\"failed\":%lu,\"refused\":%lu,\"refused503\":%lu,"
          "\"closes\":%lu,\"reconnects\":%lu,\"msgs\":%lu,\"gaps\":%lu,\"seqGaps\":%lu,\"snapshots\":%lu,\"lastSnapshotMs\":%.1f,"
-         "\"elapsed\":%.2f,\"rate\":%.0f,\"MBps\":%.1f,\"p50ms\":%.3f,\"p99ms\":%.3f,\"p999ms\":%.3f,\"maxms\":%.3f}\n",
+         "\"elapsed\":%.2f,\"rate\":%.0f,\"MBps\":%.1f,\"p50ms\":%.3f,\"p99ms\":%.3f,\"p999ms\":%.3f,\"maxms\":%.3f,"
+         "\"frameBytes\":%lu,\"resumesRecovered\":%lu,\"resumesRefused\":%lu}\n",
          open_now, pairs_held, with_snapshot, opened, failed, refused, refused_503, closes, reconnects, msgs, announced_gaps, seq_gaps,
          snapshots, last_snapshot_ms, elapsed, (double)msgs / elapsed, (double)bytes_in / elapsed / 1e6, percentile_ms(0.5),
-         percentile_ms(0.99), percentile_ms(0.999), (double)max_latency_us / 1000.0);
+         percentile_ms(0.99), percentile_ms(0.999), (double)max_latency_us / 1000.0, frame_bytes, resumes_recovered, resumes_refused);
   fflush(stdout);
 }
 
 static void reset(void) {
   memset(latency_hist, 0, sizeof latency_hist);
   msgs = seq_gaps = announced_gaps = bytes_in = snapshots = max_latency_us = 0;
+  frame_bytes = resumes_recovered = resumes_refused = 0;
   window_start = now_us();
   last_snapshot_at = 0;
   printf("RESET\n");
@@ -418,12 +454,14 @@ int main(int argc, char **argv) {
     else if (!strncmp(argv[a], "--quickack=", 11)) opt.quickack = atoi(v);
     else if (!strncmp(argv[a], "--inflight=", 11)) opt.inflight = atoi(v);
     else if (!strncmp(argv[a], "--seed=", 7)) opt.seed = (unsigned)strtoul(v, NULL, 10);
+    else if (!strncmp(argv[a], "--resume=", 9)) opt.resume = atoi(v);
     else if (!strncmp(argv[a], "--reconnect=", 12))
       opt.reconnect = !strcmp(v, "backoff") ? RECONNECT_BACKOFF : !strcmp(v, "at-once") ? RECONNECT_AT_ONCE : RECONNECT_NEVER;
   }
   if (opt.port_count == 0 || opt.count <= 0) {
     fprintf(stderr, "usage: stream-client --n=N --ports=P[,P2] [--first-port-share=PCT] [--sources=A,B] [--pairs=all|rand:K|A,B]\n"
-                    "  [--all-pairs-share=PCT] [--symbols=A,B] [--origin=URL] [--inflight=N] [--reconnect=never|at-once|backoff] [--seed=S]\n");
+                    "  [--all-pairs-share=PCT] [--symbols=A,B] [--origin=URL] [--inflight=N] [--reconnect=never|at-once|backoff] [--seed=S]\n"
+                    "  [--resume=0|1]\n");
     return 2;
   }
   srand(opt.seed);

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import { artifactPath, launchChromium } from '../../test/support/browser.ts'
 import { freePort, startNats } from '../../test/support/servers.ts'
-import { startServiceProcess } from '../../test/support/service-process.ts'
+import { startServiceProcess, UNUSED_INDEXED_SOURCE } from '../../test/support/service-process.ts'
 import { buildLoadClient } from '../native-stream-client.ts'
 import { NativeStreamSession } from '../native-stream-load.ts'
 import { CHART_TITLES, renderedCharts } from './report-charts.ts'
@@ -18,6 +18,7 @@ const nats = await startNats()
 t.teardown(() => nats.dispose())
 const [port, namespace] = [await freePort(), `engines${randomUUID().slice(0, 8)}`]
 const edge = startServiceProcess(['edge'], {
+  ...UNUSED_INDEXED_SOURCE,
   NATS_URL: nats.url,
   BUS_NAMESPACE: namespace,
   PORT: String(port),

@@ -9,7 +9,7 @@ import { promisify } from 'node:util'
 import { writeDeployment } from '../../deploy/devnet/devnet.ts'
 import type { LoadResult } from '../load-result.ts'
 import { freePort } from '../../test/support/servers.ts'
-import { startServiceProcess } from '../../test/support/service-process.ts'
+import { startServiceProcess, UNUSED_INDEXED_SOURCE } from '../../test/support/service-process.ts'
 import { devnetForFile } from '../../test/support/shared-devnet.ts'
 
 const BIN = fileURLToPath(new URL('../bin.js', import.meta.url))
@@ -27,6 +27,7 @@ t.test('onboard: fresh partners sign real onboardings, every one confirmed', asy
   t.match(allowlist, /^(0x[0-9a-fA-F]{40},){5}0x[0-9a-fA-F]{40}$/)
   const port = await freePort()
   const service = startServiceProcess(['edge', 'relayer'], {
+    ...UNUSED_INDEXED_SOURCE,
     PORT: String(port),
     HOST: '127.0.0.1',
     DEPLOYMENT_FILE: deploymentFile,

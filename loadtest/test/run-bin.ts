@@ -3,6 +3,8 @@ import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import type { Test } from 'tap'
+import { startMarketDataService } from '../../test/support/service-process.ts'
 import type { LoadResult } from '../load-result.ts'
 
 const BIN = fileURLToPath(new URL('../bin.js', import.meta.url))
@@ -21,3 +23,9 @@ export const failedRun = (args: string[]) =>
   )
 
 export const readResult = (out: string) => JSON.parse(readFileSync(`${out}.json`, 'utf8')) as LoadResult
+
+/** The service a load test runs against: ingestor and edge with the simulated feed (100 ticks/s), once it has prices. */
+export async function startTargetService(t: Test, env: Record<string, string> = {}): Promise<{ port: number; target: string }> {
+  const { port, base } = await startMarketDataService(t, { SIM_TICKS_PER_SECOND: '100', ...env })
+  return { port, target: base }
+}

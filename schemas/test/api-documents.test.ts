@@ -22,6 +22,7 @@ import { OrdersEnvelope } from '../orders.ts'
 import { PairsEnvelope } from '../pair-list.ts'
 import { PriceRow, PriceSnapshot, StatusRecord } from '../price.ts'
 import { TradesEnvelope } from '../trades.ts'
+import { UdfConfig, UdfError, UdfHistory, UdfSearchResult, UdfSymbolInfo } from '../udf.ts'
 
 const redocly = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js')
 const directory = mkdtempSync(join(tmpdir(), 'api-documents-'))
@@ -74,7 +75,12 @@ t.test('every operation is named for a client method, needs no credentials and s
       operationIds.push(operation.operationId)
       t.same(operation.security, [], `${method} ${path}: security []`)
       const bodies = [operation.requestBody, ...Object.values(operation.responses)].filter((part) => part?.content)
-      for (const body of bodies) t.ok(body!.content!['application/json']!.example !== undefined, `${method} ${path}: example`)
+      for (const body of bodies) {
+        t.ok(
+          Object.values(body!.content!).every((media) => media.example !== undefined),
+          `${method} ${path}: example`,
+        )
+      }
     }
   }
   t.same(operationIds.sort(), [
@@ -87,6 +93,9 @@ t.test('every operation is named for a client method, needs no credentials and s
     'getPrice',
     'getQuote',
     'getStatus',
+    'getUdfConfig',
+    'getUdfHistory',
+    'getUdfTime',
     'listLimits',
     'listOrders',
     'listPairs',
@@ -95,7 +104,10 @@ t.test('every operation is named for a client method, needs no credentials and s
     'onboard',
     'openPriceStream',
     'querySubgraph',
+    'querySubgraphAtMetadataBackendPath',
     'querySubgraphOfChain',
+    'resolveUdfSymbol',
+    'searchUdfSymbols',
   ])
   t.same(document.servers, [
     {
@@ -153,6 +165,15 @@ t.test('every example parses with the zod schema the service uses', async (t) =>
     ['market hours', MarketHoursResponse, examples.marketHoursExample],
     ['ohlc request', OhlcRequest, examples.ohlcRequestExample],
     ['ohlc response', OhlcResponse, examples.ohlcResponseExample],
+    ['udf config', UdfConfig, examples.udfConfigExample],
+    ['udf symbol info', UdfSymbolInfo, examples.udfSymbolInfoExample],
+    ['udf search', UdfSearchResult, examples.udfSearchExample],
+    ['udf history', UdfHistory, examples.udfHistoryExample],
+    ...Object.entries(examples.udfErrorExamples).map(([status, example]): [string, typeof UdfError, unknown] => [
+      `udf ${status}`,
+      UdfError,
+      example,
+    ]),
     ['depth', DepthBook, examples.depthExample],
     ['quote', Quote, examples.quoteExample],
     ['pairs', PairsEnvelope, examples.pairsExample],
@@ -214,9 +235,11 @@ t.test('the AsyncAPI document is valid AsyncAPI 3.0 with no error or warning fro
       .all()
       .map((message) => message.name())
       .sort(),
-    ['ack', 'error', 'filterChange', 'gap', 'snapshot', 'tick'],
+    ['ack', 'error', 'filterChange', 'gap', 'gapWithCursor', 'resumed', 'snapshot', 'snapshotWithCursor', 'tick', 'tickWithCursor'],
   )
   t.same(stream.bindings().get('ws')?.value().query.properties.pairs.type, 'string')
+  t.same(Object.keys(stream.bindings().get('ws')?.value().query.properties), ['pairs', 'cursor', 'from'])
+  t.equal(stream.bindings().get('http')?.value().method, 'GET', 'the Server-Sent Events binding')
 })
 
 t.test('the AsyncAPI parser reports a document that breaks the specification', async (t) => {

@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { parseCommandLine } from '../../kit/command-line.ts'
 import { INSTALL_SCRIPTS_NOT_RUN } from './install-script-reviews.ts'
 import { productionPackages, ROOT, type LockedPackage } from './lockfile.ts'
 
@@ -42,6 +43,11 @@ function installScript(pkg: LockedPackage): string {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  parseCommandLine({
+    usage: 'npm run deps:licences',
+    summary: 'Writes docs/dependencies.md: the production dependency closure from package-lock.json, with licences and install scripts.',
+    options: {},
+  })
   writeFileSync(DEPENDENCY_LIST, dependencyList())
   console.log('wrote docs/dependencies.md')
 }

@@ -38,15 +38,31 @@ export function memoryCandleStore(options: { keepPerResolution: number }): Candl
     if (excess > 0) for (const time of series.times.splice(0, excess)) series.candles.delete(time)
   }
 
+  const mergeMinutes = (pair: string, minuteCandles: readonly Candle[]) => {
+    for (const resolution of OHLC_RESOLUTIONS) {
+      const width = RESOLUTION_SECONDS[resolution]
+      const series = seriesOf(pair, resolution)
+      for (const candle of minuteCandles) mergeInto(series, { ...candle, time: periodStart(candle.time, width) })
+      trim(series)
+    }
+  }
+
   return {
     kind: 'memory',
     async merge(pair, minuteCandles) {
-      for (const resolution of OHLC_RESOLUTIONS) {
-        const width = RESOLUTION_SECONDS[resolution]
-        const series = seriesOf(pair, resolution)
-        for (const candle of minuteCandles) mergeInto(series, { ...candle, time: periodStart(candle.time, width) })
-        trim(series)
-      }
+      mergeMinutes(pair, minuteCandles)
+    },
+    async mergeAbsentMinutes(pair, minuteCandles) {
+      const minutes = seriesByKey.get(keyOf(pair, '1'))?.candles
+      mergeMinutes(
+        pair,
+        minuteCandles.filter((candle) => !minutes?.has(candle.time)),
+      )
+    },
+    async insertAbsent(pair, resolution, candles) {
+      const series = seriesOf(pair, resolution)
+      for (const candle of candles) if (!series.candles.has(candle.time)) mergeInto(series, candle)
+      trim(series)
     },
     async read(pair, resolution, fromSeconds, toSeconds, limit) {
       const series = seriesByKey.get(keyOf(pair, resolution))
@@ -59,6 +75,11 @@ export function memoryCandleStore(options: { keepPerResolution: number }): Candl
         found.push(candles.get(time)!)
       }
       return found
+    },
+    async latestBefore(pair, resolution, beforeSeconds) {
+      const series = seriesByKey.get(keyOf(pair, resolution))
+      const index = series ? firstIndexAtOrAfter(series.times, beforeSeconds) - 1 : -1
+      return index < 0 ? undefined : series!.candles.get(series!.times[index]!)
     },
   }
 }

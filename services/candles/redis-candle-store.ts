@@ -1,17 +1,15 @@
 // Candles in Redis: one sorted set per pair and resolution (score = period start), updated by one Lua
 // script so that a merge is atomic and replicas writing the same pair cannot corrupt a candle.
 
-import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
-import { ReplyError, type Redis } from 'ioredis'
-import { ServiceError } from '../../kit/errors.ts'
+import type { Redis } from 'ioredis'
 import { OHLC_RESOLUTIONS, type OhlcResolution } from '../../schemas/ohlc.ts'
 import type { Candle } from './candle.ts'
 import type { CandleStore } from './candle-store.ts'
+import { luaScript, redisCommands } from './redis-commands.ts'
 import { RESOLUTION_SECONDS } from './resolutions.ts'
 
-const MERGE_SCRIPT = readFileSync(new URL('./merge-candles.lua', import.meta.url), 'utf8')
-const MERGE_SCRIPT_SHA = createHash('sha1').update(MERGE_SCRIPT).digest('hex')
+const MERGE_SCRIPT = luaScript(new URL('./merge-candles.lua', import.meta.url))
+const INSERT_SCRIPT = luaScript(new URL('./insert-candles.lua', import.meta.url))
 const WIDTHS = OHLC_RESOLUTIONS.map((resolution) => RESOLUTION_SECONDS[resolution])
 
 export interface RedisCandleStoreOptions {
@@ -29,38 +27,32 @@ export function redisCandleStore(options: RedisCandleStoreOptions): CandleStore 
   // the hash tag {pair} keeps one pair's keys on one Redis Cluster slot, as a multi-key script needs
   const keyOf = (pair: string, resolution: OhlcResolution) => `${keyPrefix}:{${pair}}:${resolution}`
 
-  /** Runs a command, turning an unreachable or silent Redis into ServiceError 'upstream_unavailable'. */
-  const run = async <T>(command: () => Promise<T>): Promise<T> => {
-    if (redis.status !== 'ready') throw unavailable(new Error(`Redis connection is ${redis.status}`))
-    try {
-      return await withTimeout(command(), timeoutMs)
-    } catch (error) {
-      // an error Redis itself replied with is ours to fix, not an outage
-      throw error instanceof ReplyError ? error : unavailable(error)
-    }
-  }
+  const { run, evalScript } = redisCommands(redis, timeoutMs)
 
-  const evalMerge = async (keys: string[], args: string[]) => {
-    try {
-      await redis.evalsha(MERGE_SCRIPT_SHA, keys.length, ...keys, ...args)
-    } catch (error) {
-      // the script is cached by Redis after the first EVAL; a restarted Redis has forgotten it
-      if (!(error instanceof ReplyError && error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error
-      await redis.eval(MERGE_SCRIPT, keys.length, ...keys, ...args)
-    }
+  const mergeMinutes = (pair: string, minuteCandles: readonly Candle[], mode: 'all' | 'absent') => {
+    const keys = OHLC_RESOLUTIONS.map((resolution) => keyOf(pair, resolution))
+    const args = [keepPerResolution, mode, ...WIDTHS, ...minuteCandles.flatMap(encodeCandle)].map(String)
+    return evalScript(MERGE_SCRIPT, keys, args).then(() => undefined)
   }
 
   return {
     kind: 'redis',
-    merge(pair, minuteCandles) {
-      const keys = OHLC_RESOLUTIONS.map((resolution) => keyOf(pair, resolution))
-      const args = [keepPerResolution, ...WIDTHS, ...minuteCandles.flatMap(encodeCandle)].map(String)
-      return run(() => evalMerge(keys, args))
+    merge: (pair, minuteCandles) => mergeMinutes(pair, minuteCandles, 'all'),
+    mergeAbsentMinutes: (pair, minuteCandles) => mergeMinutes(pair, minuteCandles, 'absent'),
+    insertAbsent(pair, resolution, candles) {
+      const args = [keepPerResolution, ...candles.flatMap(encodeCandle)].map(String)
+      return evalScript(INSERT_SCRIPT, [keyOf(pair, resolution)], args).then(() => undefined)
     },
     read(pair, resolution, fromSeconds, toSeconds, limit) {
       return run(async () => {
         const members = await redis.zrangebyscore(keyOf(pair, resolution), fromSeconds, `(${toSeconds}`, 'LIMIT', 0, limit)
         return members.map(decodeCandle)
+      })
+    },
+    latestBefore(pair, resolution, beforeSeconds) {
+      return run(async () => {
+        const [member] = await redis.zrevrangebyscore(keyOf(pair, resolution), `(${beforeSeconds}`, '-inf', 'LIMIT', 0, 1)
+        return member === undefined ? undefined : decodeCandle(member)
       })
     },
   }
@@ -82,16 +74,4 @@ function decodeCandle(member: string): Candle {
     number,
   ]
   return { time, open, openAt, high, low, close, closeAt }
-}
-
-function unavailable(cause: unknown): ServiceError {
-  return new ServiceError('upstream_unavailable', 'the candle store cannot be reached; retry shortly', { cause })
-}
-
-function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }

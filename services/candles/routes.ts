@@ -3,9 +3,8 @@ import { OhlcRequest } from '../../schemas/ohlc.ts'
 import { pairByName } from '../../schemas/pairs.ts'
 import type { Route } from '../http/http-server.ts'
 import { jsonReply } from '../http/reply.ts'
-import type { CandleStore } from './candle-store.ts'
 import { DEFAULT_MAX_CANDLES_PER_RESPONSE } from './config.ts'
-import { readOhlcPage } from './ohlc-page.ts'
+import { readOhlcPage, type CandleSource } from './ohlc-page.ts'
 
 export interface OhlcRouteOptions {
   /** candles per response at most; longer ranges page (default 1000) */
@@ -13,7 +12,7 @@ export interface OhlcRouteOptions {
 }
 
 /** POST /v1/ohlc (spec 4.6). Every failure, the kit's 405, 413 and 429 too, answers in the upstream-proxy shape `{ error }` (spec 7). */
-export function ohlcRoutes(store: CandleStore, options: OhlcRouteOptions = {}): Route[] {
+export function ohlcRoutes(source: CandleSource, options: OhlcRouteOptions = {}): Route[] {
   const maxCandles = options.maxCandlesPerResponse ?? DEFAULT_MAX_CANDLES_PER_RESPONSE
   return [
     {
@@ -25,7 +24,7 @@ export function ohlcRoutes(store: CandleStore, options: OhlcRouteOptions = {}): 
         const request = parseRequest(body)
         const pair = pairByName(request.pair)
         if (!pair) throw new ServiceError('not_found', `unknown pair "${request.pair}"; symbols look like BTC-USD`)
-        return jsonReply(200, await readOhlcPage(store, pair, request, maxCandles))
+        return jsonReply(200, await readOhlcPage(source, pair, request, maxCandles))
       },
     },
   ]

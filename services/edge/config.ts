@@ -1,13 +1,11 @@
 import { z } from 'zod'
 import { isIP } from 'node:net'
 import { envBool, envInt, envList, envPort, parseEnv, type Env } from '../../kit/env-parsing.ts'
-import { ProcessEnv } from '../process-env.ts'
 import { HttpEnv } from '../http/config.ts'
 import { StreamEnv } from '../stream/config.ts'
 
 export const EdgeEnv = z.object({
   PORT: envPort(8080).describe('HTTP and WebSocket port of the edge; 0 picks a free one'),
-  HOST: ProcessEnv.shape.HOST,
   BODY_LIMIT_BYTES: envInt(64 * 1024, { min: 1, max: 16 * 1024 * 1024 }).describe('request bodies above this get 413'),
   STALE_AFTER_MS: envInt(10_000, { min: 1 }).describe('the feed is `stale` (status `degraded`) when no tick has arrived for this long'),
   RATE_LIMITS_ENABLED: envBool(true).describe(

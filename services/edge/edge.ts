@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis'
+import { setTimeout as delay } from 'node:timers/promises'
 import type { Env } from '../../kit/env-parsing.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
@@ -7,12 +8,18 @@ import { clientIpResolver } from '../http/client-ip.ts'
 import { createHttpServer } from '../http/http-server.ts'
 import { originAllowlist } from '../http/origin-allowlist.ts'
 import { createRateLimits } from '../http/rate-limits.ts'
-import { startMaterializer } from '../snapshot/materializer.ts'
+import { startMaterializer, type Materializer } from '../snapshot/materializer.ts'
+import { PAIRS } from '../../schemas/pairs.ts'
 import { snapshotRoutes } from '../snapshot/routes.ts'
 import { startPriceStream } from '../stream/price-stream.ts'
 import { edgeConfig } from './config.ts'
-import type { EdgeFeatures } from './capability-routes.ts'
-import { opsRoutes, roleReadiness, type ReadinessChecks, type ReadinessDetails } from './ops-routes.ts'
+import type { EdgeFeatures } from './edge-features.ts'
+import { opsRoutes, roleReadiness, type ReadinessChecks, type ReadinessDetails } from '../ops/ops-routes.ts'
+
+/** how long the rest of the start waits for a price of every pair */
+const PRICES_COMPLETE_WITHIN_MS = 2_000
+/** then the event loop's time for the clients already asking: loading the rest blocks it for a moment */
+const FIRST_ANSWERS_MS = 100
 
 export interface EdgeDeps {
   env: Env
@@ -20,8 +27,8 @@ export interface EdgeDeps {
   redis: Redis | undefined
   logger: Logger
   metrics: Metrics
-  /** portfolio, depth, market hours, candles and onboarding; prices and status alone without it */
-  features?: EdgeFeatures
+  /** addFeatures follows: until then a request no route matches gets 503 with Retry-After, not 404 */
+  featuresFollow?: boolean
   /** what /readyz checks when OPS_ROUTES_ON_PUBLIC_PORT is set: the process's roles (see roleReadiness); the edge's alone by default */
   readiness?: ReadinessChecks
   /** what the process's other roles report on /readyz (OPS_ROUTES_ON_PUBLIC_PORT only) */
@@ -30,10 +37,24 @@ export interface EdgeDeps {
 
 export interface Edge {
   port: number
+  /**
+   * Adds portfolio, depth, market hours, candles, the documents, pages and onboarding to the prices, status
+   * and stream served from the start; until then their requests get 503 with Retry-After (see holdUnmatched).
+   */
+  addFeatures(features: EdgeFeatures): void
+  /**
+   * Resolves once every pair has a price (and the requests waiting for it have had a moment to be answered),
+   * or PRICES_COMPLETE_WITHIN_MS after the edge listens if some never come (a feed without them): what prices
+   * do not need starts then, so that loading it does not hold up the first full snapshot.
+   */
+  pricesComplete: Promise<void>
   stop(): Promise<void>
 }
 
-/** The public surface: REST and the price stream on one uWebSockets.js app. */
+/**
+ * The public surface: REST and the price stream on one uWebSockets.js app. It listens with prices, the
+ * status and the stream, so that the first price does not wait for the rest (addFeatures).
+ */
 export async function startEdge(deps: EdgeDeps): Promise<Edge> {
   const config = edgeConfig(deps.env)
   const log = deps.logger.child({ role: 'edge' })
@@ -50,6 +71,7 @@ export async function startEdge(deps: EdgeDeps): Promise<Edge> {
     figures: { streamUpgrades: { points: config.STREAM_UPGRADES_PER_IP_PER_MINUTE } },
     logger: log,
   })
+  const allowedOrigins = originAllowlist(config.STREAM_ALLOWED_ORIGINS)
   const server = createHttpServer({
     logger: log,
     metrics: deps.metrics,
@@ -57,28 +79,63 @@ export async function startEdge(deps: EdgeDeps): Promise<Edge> {
     resolveClientIp: clientIpResolver(config.TRUSTED_PROXIES),
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     // one allowlist for REST (CORS) and the stream's upgrades
-    allowedOrigins: originAllowlist(config.STREAM_ALLOWED_ORIGINS),
+    allowedOrigins,
   })
-  const stream = startPriceStream({ server, materializer, config, logger: log, metrics: deps.metrics })
+  const stream = startPriceStream({
+    server,
+    bus: deps.bus,
+    materializer,
+    rateLimits,
+    allowedOrigins,
+    config,
+    logger: log,
+    metrics: deps.metrics,
+  })
+  await stream.ready
   server.addRoutes([
     ...stream.routes,
     ...snapshotRoutes(materializer),
-    ...(deps.features?.routes(materializer) ?? []),
     // the ops listener (OPS_PORT) serves them in every process; here only when an operator opts in
     ...(config.OPS_ROUTES_ON_PUBLIC_PORT
       ? opsRoutes(deps.metrics, deps.readiness ?? roleReadiness(['edge'], deps), deps.readinessDetails)
       : []),
   ])
+  const releaseUnmatched = deps.featuresFollow ? server.holdUnmatched() : () => undefined
   const port = await server.listen(config.HOST, config.PORT)
-  log.info({ host: config.HOST, port, rateLimits: rateLimits.store }, 'edge listening')
+  log.info({ host: config.HOST, port }, 'edge serving prices')
+  let features: EdgeFeatures | undefined
   return {
     port,
+    pricesComplete: everyPairPriced(materializer, PRICES_COMPLETE_WITHIN_MS).then(() => delay(FIRST_ANSWERS_MS)),
+    addFeatures(added) {
+      features = added
+      server.addRoutes(added.routes(materializer))
+      releaseUnmatched()
+      log.info({ host: config.HOST, port, rateLimits: rateLimits.store }, 'edge listening')
+    },
     async stop() {
       server.close()
       await stream.stop()
-      await deps.features?.stop()
+      await features?.stop()
       materializer.stop()
       log.info('edge stopped')
     },
   }
+}
+
+function everyPairPriced(materializer: Materializer, withinMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const priced = new Set(materializer.rows().map(([pair]) => pair))
+    if (priced.size === PAIRS.length) return resolve()
+    const done = () => {
+      clearTimeout(timer)
+      unsubscribe()
+      resolve()
+    }
+    const timer = setTimeout(done, withinMs)
+    const unsubscribe = materializer.onRow((pair) => {
+      priced.add(pair)
+      if (priced.size === PAIRS.length) done()
+    })
+  })
 }

@@ -23,11 +23,13 @@ export const BUDGETS = {
   marketHours: { points: 60, windowSeconds: 10 },
   /** POST /v1/ohlc; not in the spec (its figure is "not shown"): ours */
   ohlc: { points: 60, windowSeconds: 10 },
+  /** the TradingView datafeed, GET /v1/udf/*: a chart asks for config, symbol, then history pages; ours */
+  udf: { points: 60, windowSeconds: 10 },
   /** one budget shared by GET /v1/depth/{pair} and its quote (the spec leaves these limits open) */
   depth: { points: 60, windowSeconds: 10 },
   /** WebSocket upgrades of the price stream; STREAM_UPGRADES_PER_IP_PER_MINUTE overrides the figure */
   streamUpgrades: { points: 60, windowSeconds: 60, perReplica: true },
-  /** POST /v1/subgraph/gn and /v1/subgraph/{chainId}/gn, both chains; not in the spec: ours (docs/subgraph-door.md) */
+  /** POST /v1/subgraph/gn, /v1/subgraph/{chainId}/gn and /graph, both chains; not in the spec: ours (docs/subgraph-door.md) */
   subgraph: { points: 30, windowSeconds: 10 },
 } as const satisfies Record<string, Budget>
 

@@ -7,7 +7,11 @@ const require = createRequire(import.meta.url)
 
 /** uWebSockets.js v20.30 for Node 18 and 20; its Linux binaries need glibc 2.27, e.g. Debian 12 */
 export const LEGACY_UWS = 'uWebSockets.js'
-/** uWebSockets.js v20.57 for Node 20, 22, 24 and 25; its Linux binaries need glibc 2.38, e.g. Debian 13 */
+/**
+ * uWebSockets.js v20.57 for Node 20, 22, 24 and 25; its Linux binaries need glibc 2.38, e.g. Debian 13. A build
+ * of its own by the publisher, not the project's: HTTP idle and response timeouts of 30 s (uWebSockets' source
+ * has 10 s), settable per app (see holdHttpTimeouts).
+ */
 export const CURRENT_UWS = '@btc-vision/uwebsockets.js'
 
 /**
@@ -36,4 +40,28 @@ export function loadNativeUws(): typeof UwsTypes {
     throw new Error(`uWebSockets.js has no native build for ${where}; refusing to start on its slow JavaScript fallback`)
   }
   return uws
+}
+
+/**
+ * uWebSockets' HTTP timeouts in its source (HTTP_IDLE_TIMEOUT_S in src/HttpContext.h, HTTP_TIMEOUT_S in
+ * src/HttpResponse.h): how long a connection may go without a complete request head, and without reading
+ * what it was sent or sending a next request after an answer, before it is closed.
+ */
+export const HTTP_TIMEOUT_SECONDS = 10
+
+/** What the current package's App adds to uWebSockets.js's API (its type declarations do not list it). */
+interface SettableHttpTimeouts {
+  setIdleTimeout(seconds: number): unknown
+  setResponseTimeout(seconds: number): unknown
+}
+
+/**
+ * Holds `app` to uWebSockets' own HTTP timeouts, so that slow and half-open peers are cut after the same
+ * 8 to 12 s on every build (docs/hostile-input.md): the legacy package has them built in; the current one
+ * defaults to 30 s and lets an app set them.
+ */
+export function holdHttpTimeouts(app: UwsTypes.TemplatedApp): void {
+  const settable = app as UwsTypes.TemplatedApp & Partial<SettableHttpTimeouts>
+  settable.setIdleTimeout?.(HTTP_TIMEOUT_SECONDS)
+  settable.setResponseTimeout?.(HTTP_TIMEOUT_SECONDS)
 }

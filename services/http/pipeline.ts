@@ -66,26 +66,20 @@ export class RequestPipeline {
   /** The error boundary: the failure's answer in the path's shape, logged when it is a fault of ours. */
   fail(res: HttpResponse, state: RequestState, error: unknown, inHandler: boolean): void {
     try {
-      const { status, body } = errorResponse(error, state.shape)
+      const { status, body, headers } = errorResponse(error, state.shape)
       const route = state.metrics.routeName
-      // a 500 is a fault of ours and gets the stack; a 502 or 503 is an expected state of a dependency
+      // a 500 is a fault of ours and gets the stack; a 502 or 503 is an expected state of a dependency;
+      // a replica at its own capacity (a reconnect storm's refusals) is counted by its route, not logged
       if (status === 500) this.log.error({ err: error, requestId: state.requestId, route }, 'request failed')
-      else if (status > 500) {
+      else if (status > 500 && !(error instanceof ServiceError && error.code === 'at_capacity')) {
         const reason = error instanceof Error ? error.message : undefined
         this.log.info({ status, reason, requestId: state.requestId, route }, 'request answered unavailable')
       }
-      const reply: Reply = { status, body: JSON.stringify(body), contentType: 'application/json', ...allowHeader(error) }
+      const reply: Reply = { status, body: JSON.stringify(body), contentType: 'application/json', ...(headers && { headers }) }
       this.send(res, state, reply, inHandler)
     } catch (failure) {
       // the response itself could not be written (the connection went away): nothing left to answer
       this.log.warn({ err: failure, requestId: state.requestId }, 'error response not sent')
     }
   }
-}
-
-function allowHeader(error: unknown): { headers?: Record<string, string> } {
-  if (error instanceof ServiceError && error.code === 'method_not_allowed') {
-    return { headers: { allow: (error.details as { allow: string }).allow } }
-  }
-  return {}
 }

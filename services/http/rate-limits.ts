@@ -107,12 +107,20 @@ function secondsUntil(result: RateLimiterRes): number {
 /** How long a budget check may wait for Redis: a command sent as the connection drops is otherwise queued until it is back. */
 const STORE_TIMEOUT_MS = 500
 
-/** The store's answer, or the memory budget's when the store has not answered in time. */
+/**
+ * The store's answer, or the memory budget's when the store has not answered in time. When the timer fires
+ * the fallback waits one more turn (setImmediate runs after the event loop's poll phase): if this process was
+ * busy past the timeout, the store's answer may already be waiting on the socket, and it is still in time.
+ */
 function withFallback(store: Promise<RateLimiterRes>, memory: () => Promise<RateLimiterRes>): Promise<RateLimiterRes> {
   let timer: NodeJS.Timeout | undefined
+  let afterPoll: NodeJS.Immediate | undefined
   const late = new Promise<RateLimiterRes>((resolve, reject) => {
-    timer = setTimeout(() => void memory().then(resolve, reject), STORE_TIMEOUT_MS)
+    timer = setTimeout(() => (afterPoll = setImmediate(() => void memory().then(resolve, reject))), STORE_TIMEOUT_MS)
   })
   store.catch(() => {}) // answered late, or failed after the memory budget decided
-  return Promise.race([store, late]).finally(() => clearTimeout(timer))
+  return Promise.race([store, late]).finally(() => {
+    clearTimeout(timer)
+    clearImmediate(afterPoll)
+  })
 }

@@ -1,5 +1,6 @@
 // What a route handler returns; the server writes it.
 
+import type { HttpResponse } from 'uWebSockets.js'
 import type { EncodedBody } from './encoded-body.ts'
 
 export interface Reply {
@@ -15,6 +16,12 @@ export interface Reply {
   encoded?: EncodedBody
   /** with `encoded`: sent as Cache-Control with a strong ETag per coding, and 304 when If-None-Match names it */
   cacheControl?: string
+  /**
+   * A body written over time (Server-Sent Events): once the status and headers are written, the response
+   * is handed over (corked) instead of being ended with `body`; its owner writes, watches onAborted and
+   * onWritable, and ends it. A HEAD request gets the head only.
+   */
+  stream?: (res: HttpResponse) => void
 }
 
 export function jsonReply(status: number, value: unknown, headers?: Record<string, string>): Reply {

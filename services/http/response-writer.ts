@@ -30,7 +30,8 @@ const RETRY_AFTER = bytes('retry-after')
 export function writeReply(res: HttpResponse, state: RequestState, reply: Reply, onCompressed: OnCompressed): number {
   if (reply.encoded) return writeEncoded(res, state, reply, onCompressed)
   writeHead(res, state, reply.status, reply)
-  endWith(res, state, reply.body)
+  if (reply.stream && !state.head) reply.stream(res)
+  else endWith(res, state, reply.body)
   return reply.status
 }
 

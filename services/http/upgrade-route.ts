@@ -2,7 +2,7 @@ import type { HttpRequest, HttpResponse, us_socket_context_t } from 'uWebSockets
 import type { BudgetName } from './budgets.ts'
 import type { OriginAllowlist } from './origin-allowlist.ts'
 import { restBudgetRefusal, type BudgetRefusal, type RequestPipeline } from './pipeline.ts'
-import type { Reply } from './reply.ts'
+import type { ServiceError } from '../../kit/errors.ts'
 import { peerAddress } from './request-context.ts'
 import { readHeaders } from './request-headers.ts'
 import type { RouteMetrics } from './request-metrics.ts'
@@ -36,7 +36,7 @@ export interface UpgradeRequest {
 export type UpgradeDecision<UserData> =
   | { admitted: true; userData: UserData }
   /** `refundsBudget`: the refusal is the replica's state, not the client's doing (a 503), so it spends none of the client's budget */
-  | { admitted: false; reply: Reply; refundsBudget?: boolean }
+  | { admitted: false; refusal: ServiceError; refundsBudget?: boolean }
 
 /** What the upgrade stages read of the server. */
 export interface UpgradeServer {
@@ -104,7 +104,7 @@ async function admit<UserData>(
       if (decision.admitted) plan.route.abandon(decision.userData)
       return
     }
-    if (!decision.admitted) return pipeline.send(res, state, decision.reply, false)
+    if (!decision.admitted) return pipeline.fail(res, state, decision.refusal, false)
     const { headers } = state
     res.cork(() => {
       res.writeStatus('101 Switching Protocols').writeHeader('x-request-id', state.requestId)

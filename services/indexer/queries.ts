@@ -60,18 +60,22 @@ export function selectionOf(schema: z.ZodObject, omitted: Omitted = new Set()): 
     .join(' ')
 }
 
-/** Whether `Type.field` is an optional field of some selection, which a read can go on without. */
-export function isOmittable(
-  typeField: string,
-  schemas: readonly z.ZodObject[] = [SubgraphPair, SubgraphVault, SubgraphLimit, SubgraphTrade, SubgraphOrder],
-): boolean {
-  return schemas.some((schema) =>
-    shapeOf(schema).some(([field, fieldSchema]) => {
-      if (`${graphTypeOf(schema)}.${field}` === typeField && isOptionalField(fieldSchema)) return true
+const RECORD_SCHEMAS: readonly z.ZodObject[] = [SubgraphPair, SubgraphVault, SubgraphLimit, SubgraphTrade, SubgraphOrder]
+
+/** Every field the record schemas select, as `Type.field`, and whether a read can go on without it. */
+export function selectedFields(schemas: readonly z.ZodObject[] = RECORD_SCHEMAS): Array<{ field: string; optional: boolean }> {
+  return schemas.flatMap((schema) =>
+    shapeOf(schema).flatMap(([field, fieldSchema]) => {
+      const own = { field: `${graphTypeOf(schema)}.${field}`, optional: isOptionalField(fieldSchema) }
       const inner = unwrapped(fieldSchema)
-      return inner instanceof z.ZodObject && isOmittable(typeField, [inner])
+      return inner instanceof z.ZodObject ? [own, ...selectedFields([inner])] : [own]
     }),
   )
+}
+
+/** Whether `Type.field` is an optional field of some selection, which a read can go on without. */
+export function isOmittable(typeField: string, schemas: readonly z.ZodObject[] = RECORD_SCHEMAS): boolean {
+  return selectedFields(schemas).some((entry) => entry.field === typeField && entry.optional)
 }
 
 function shapeOf(schema: z.ZodObject): Array<[string, z.ZodType]> {

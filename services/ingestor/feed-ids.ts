@@ -4,6 +4,14 @@
 // than one published listing. Pairs Pyth does not carry (cash indices, some newer or non-US listings,
 // copper) get a deterministic stand-in id, marked `synthetic`: it keeps `feed_id` a stable 32-byte id for
 // every pair, and the Hermes adapter never subscribes to it.
+//
+// The same table names each pair's symbol on the candle history source (Pyth Pro's History API, read by
+// services/candles/history). Pyth Pro spells a feed as Hermes does (`Crypto.BTC/USD`, `FX.EUR/USD`,
+// `Metal.XAU/USD`, `Equity.US.BKNG/USD`) and lists the Hermes id of each feed beside it (`hermes_id` in
+// its `/v1/symbols` answer: pyth-network/pyth-crosschain,
+// apps/developer-hub/content/docs/price-feeds/pro/symbology-reference.mdx; the FAQ's history example asks
+// for `Crypto.BTC/USD`, faq.mdx). So a real entry's history symbol is its Pyth symbol; synthetic entries
+// have none, and their candles come from our own ticks only.
 
 import { createHash } from 'node:crypto'
 
@@ -19,6 +27,8 @@ export interface FeedIdEntry {
   source: FeedIdSource
   /** Pyth's own symbol for the feed, e.g. "Equity.US.AAPL/USD"; only for `pyth` entries */
   pythSymbol?: string
+  /** the pair's symbol on the history source (Pyth Pro's History API); only for `pyth` entries, see above */
+  historySymbol?: string
 }
 
 /** pair symbol → [Pyth symbol, Pyth price feed id]. Pairs missing here are synthetic. */
@@ -108,7 +118,7 @@ export const FEED_IDS: readonly FeedIdEntry[] = PAIRS.map(({ symbol }) => {
   const pyth = PYTH_FEEDS[symbol]
   if (!pyth) return { pair: symbol, feedId: syntheticFeedId(symbol), source: 'synthetic' }
   const [pythSymbol, feedId] = pyth
-  return { pair: symbol, feedId, source: 'pyth', pythSymbol }
+  return { pair: symbol, feedId, source: 'pyth', pythSymbol, historySymbol: pythSymbol }
 })
 
 /** Pairs whose feed id is a real upstream feed, in pair-id order. */
@@ -126,6 +136,11 @@ export function feedIdFor(symbol: string): string {
   const entry = ENTRY_BY_PAIR.get(symbol)
   if (!entry) throw new Error(`no feed id for unknown pair ${symbol}`)
   return entry.feedId
+}
+
+/** The pair's symbol on the history source, or undefined when the source has no such feed (synthetic entries). */
+export function historySymbolFor(symbol: string): string | undefined {
+  return ENTRY_BY_PAIR.get(symbol)?.historySymbol
 }
 
 /** The pair priced by a feed id; accepts the id with or without 0x, in any case. */

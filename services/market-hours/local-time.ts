@@ -7,11 +7,12 @@
 // luxon's DateTime.fromObject agrees on the gap, but resolves an overlap from the offset in force when
 // the process runs, so its answer differs between a summer and a winter run; hence this explicit rule.
 
-import { DateTime, IANAZone } from 'luxon'
+import { IANAZone } from 'luxon'
 import type { WeekdayIndex } from './schedule-format.ts'
 
 const MINUTE_MS = 60_000
 const DAY_MS = 86_400_000
+const WEEK_DAYS = 7
 
 export interface LocalDay {
   /** `YYYY-MM-DD` */
@@ -26,22 +27,22 @@ export interface LocalDay {
 /** Every local day from `fromIsoDate` through `throughIsoDate`, both included. */
 export function localDays(timezone: string, fromIsoDate: string, throughIsoDate: string): LocalDay[] {
   const zone = IANAZone.create(timezone)
-  const lastMidnightWallMs = DateTime.fromISO(throughIsoDate, { zone: 'utc' }).toMillis()
+  // A civil date is read as a UTC date; its epoch value is that date's wall-clock midnight, and UTC days all
+  // last 24 hours.
+  const firstMidnightWallMs = Date.parse(`${fromIsoDate}T00:00:00Z`)
+  const lastMidnightWallMs = Date.parse(`${throughIsoDate}T00:00:00Z`)
+  const count = Math.floor((lastMidnightWallMs - firstMidnightWallMs) / DAY_MS) + 1
+  const offsets = midnightOffsets(zone, firstMidnightWallMs - DAY_MS, count + 3)
   const days: LocalDay[] = []
-  // A civil date is read as a UTC DateTime; its epoch value is that date's wall-clock midnight, and
-  // UTC days all last 24 hours.
-  for (
-    let midnightWallMs = DateTime.fromISO(fromIsoDate, { zone: 'utc' }).toMillis();
-    midnightWallMs <= lastMidnightWallMs;
-    midnightWallMs += DAY_MS
-  ) {
-    const date = DateTime.fromMillis(midnightWallMs, { zone: 'utc' })
-    const isoDate = date.toISODate() as string
-    const steadyOffset = steadyOffsetAround(zone, midnightWallMs)
+  for (let index = 0; index < count; index++) {
+    const midnightWallMs = firstMidnightWallMs + index * DAY_MS
+    const isoDate = new Date(midnightWallMs).toISOString().slice(0, 10)
+    const steadyOffset = steadyOffsetAround(offsets[index]!, offsets[index + 3]!)
     days.push({
       isoDate,
       monthDay: isoDate.slice(5),
-      weekdayIndex: (date.weekday - 1) as WeekdayIndex,
+      // Monday is 0, as the schedules count (UTC's getUTCDay counts from Sunday)
+      weekdayIndex: ((new Date(midnightWallMs).getUTCDay() + 6) % 7) as WeekdayIndex,
       instantAt: (minuteOfDay) => {
         const wallMs = midnightWallMs + minuteOfDay * MINUTE_MS
         return steadyOffset === undefined ? wallClockToInstant(zone, wallMs) : wallMs - steadyOffset * MINUTE_MS
@@ -52,13 +53,31 @@ export function localDays(timezone: string, fromIsoDate: string, throughIsoDate:
 }
 
 /**
+ * The zone's offset (minutes) at `count` wall-clock midnights a day apart from `firstMidnightWallMs`. A read
+ * costs an Intl call, so the offset is read once a week and, only where it changed, on each day between (a
+ * zone changes its offset at most twice a year, never twice in a week).
+ */
+function midnightOffsets(zone: IANAZone, firstMidnightWallMs: number, count: number): number[] {
+  const at = (index: number) => zone.offset(firstMidnightWallMs + index * DAY_MS)
+  const offsets = [at(0)]
+  for (let index = WEEK_DAYS; index < count + WEEK_DAYS; index += WEEK_DAYS) {
+    const last = Math.min(index, count - 1)
+    const offset = at(last)
+    const previous = offsets.at(-1)!
+    for (let day = offsets.length; day < last; day++) offsets.push(offset === previous ? offset : at(day))
+    offsets.push(offset)
+    if (last === count - 1) break
+  }
+  return offsets
+}
+
+/**
  * The zone's offset (minutes) when it is the same a day before and two days after local midnight, so
  * certainly constant through the whole day (offsets are within ±14 h and zones never switch twice in
  * three days); undefined on and around a daylight-saving switch.
  */
-function steadyOffsetAround(zone: IANAZone, midnightWallMs: number): number | undefined {
-  const before = zone.offset(midnightWallMs - DAY_MS)
-  return zone.offset(midnightWallMs + 2 * DAY_MS) === before ? before : undefined
+function steadyOffsetAround(dayBefore: number, twoDaysAfter: number): number | undefined {
+  return twoDaysAfter === dayBefore ? dayBefore : undefined
 }
 
 /** The UTC instant of a wall-clock time (ms as if the wall clock were UTC), by the rule at the top. */

@@ -3,8 +3,8 @@ import { envInt, envList, parseEnv, type Env } from '../../kit/env-parsing.ts'
 import { ServiceError } from '../../kit/errors.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { DevnetDeployment } from '../venue-contracts/deployment-record.ts'
-import { chainConfigsFromDeployment, chainConfigsFromEnv, EnvAddress, type ChainConfig } from './chain-config.ts'
-import { readDeploymentFile, type EmbeddedChainStarter } from './deployment.ts'
+import { chainConfigsFromDeployment, chainConfigsFromEnv, EnvAddress, type ChainConfig } from './chain/chain-config.ts'
+import { readDeploymentFile, type EmbeddedChainStarter } from './chain/deployment.ts'
 
 export const OnboardingEnv = z.object({
   ONBOARD_ALLOWLIST: envList()

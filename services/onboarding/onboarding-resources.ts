@@ -1,11 +1,12 @@
 import type { Redis } from 'ioredis'
 import type { Env } from '../../kit/env-parsing.ts'
 import type { Logger } from '../../kit/logger.ts'
-import { checkChains, type ChainChecks, type ChainsSupport } from './chain-checks.ts'
-import { createChainClients, type ChainClients } from './chain-clients.ts'
+import { checkChains, type ChainChecks, type ChainsSupport } from './chain/chain-checks.ts'
+import { createChainClients, type ChainClients } from './chain/chain-clients.ts'
 import { setUpOnboarding, type OnboardingSetup } from './config.ts'
-import type { EmbeddedChainStarter } from './deployment.ts'
-import { createOnboardingQueue, type OnboardingQueue } from './relay-job.ts'
+import type { EmbeddedChainStarter } from './chain/deployment.ts'
+import { createOnboardingQueue } from './onboarding-queue.ts'
+import type { OnboardingQueue } from './relay-job.ts'
 import { createSponsorshipLedger, type SponsorshipLedger } from './sponsorship-ledger.ts'
 
 /** What the intake (edge) and the relayer share in one process: the chains, their clients, the queue. */
@@ -20,13 +21,15 @@ export interface OnboardingResources {
   close(): Promise<void>
 }
 
-export async function openOnboardingResources(options: {
+export interface OnboardingResourceOptions {
   env: Env
   redis: Redis | undefined
   namespace: string
   logger: Logger
   startEmbeddedChains?: EmbeddedChainStarter
-}): Promise<OnboardingResources> {
+}
+
+export async function openOnboardingResources(options: OnboardingResourceOptions): Promise<OnboardingResources> {
   const setup = await setUpOnboarding(options.env, options.logger, options.startEmbeddedChains)
   const clients = createChainClients(setup.config.chains)
   let checks: ChainChecks

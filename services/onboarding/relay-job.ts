@@ -1,10 +1,6 @@
-import type { Redis } from 'ioredis'
 import { keccak256, stringToHex } from 'viem'
 import { z } from 'zod'
-import { createJobQueue } from '../../bus/create-job-queue.ts'
 import type { JobQueue } from '../../bus/job-queue.ts'
-import type { Logger } from '../../kit/logger.ts'
-import { QUEUES } from '../../bus/queues.ts'
 import { OnboardRequest, type OnboardRejection, type OnboardResponse } from '../../schemas/onboarding.ts'
 
 // The job the intake hands to the relayer: the contract between the two roles.
@@ -60,25 +56,4 @@ export function onboardingJobId(request: OnboardRequest): string {
     permit && [number(permit.value), number(permit.nonce), number(permit.deadline), permit.signature.toLowerCase()],
   ]
   return keccak256(stringToHex(JSON.stringify(canonical)))
-}
-
-export const ONBOARDING_QUEUE_DEFAULTS = {
-  /** tries per onboarding; transient failures (RPC, bundler) use them up */
-  attempts: 5,
-  /** retries wait 1 s, 2 s, 4 s, 8 s */
-  backoffMs: 1000,
-  /** outcomes are kept a day: the same request posted again within it gets the same answer */
-  keepFinishedSeconds: 24 * 60 * 60,
-}
-
-export interface OnboardingQueueOptions extends Partial<typeof ONBOARDING_QUEUE_DEFAULTS> {
-  /** BullMQ on this Redis connection; the in-process queue when absent */
-  redis?: Redis
-  namespace?: string
-  logger: Logger
-}
-
-/** The onboarding queue; the intake and the relayer each open it, on the same Redis in a cluster. */
-export function createOnboardingQueue(options: OnboardingQueueOptions): OnboardingQueue {
-  return createJobQueue<RelayJobData, RelayJobResult>({ ...ONBOARDING_QUEUE_DEFAULTS, ...options, name: QUEUES.onboarding })
 }

@@ -4,7 +4,7 @@ import { ServiceError } from '../../kit/errors.ts'
 /** Beside this module: where scripts/build-browser-assets.ts writes the pages' scripts. */
 export const BROWSER_ASSETS_FOLDER = 'assets'
 
-export type BrowserAsset = 'board.js' | 'api-reference.js'
+export type BrowserAsset = 'board.js' | 'pair.js' | 'uplot.css' | 'api-reference.js'
 
 /**
  * A page script built before the service runs (`npm run build`, `npm start`, the test run), read once when

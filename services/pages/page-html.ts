@@ -21,6 +21,7 @@ const STYLE = `<style>
   #events .loss, #events .disconnected, #events .error { color: #b3261e }
   pre { background: #fff; padding: .75rem; overflow: auto; border: 1px solid #e3e5e8 }
   section { margin-bottom: 2rem }
+  #pairs td a { color: inherit } #chart-note.error { color: #b3261e }
 </style>`
 
 const page = (title: string, body: string, head = '') =>
@@ -39,6 +40,20 @@ export const boardPage = () =>
     <ol id="events" reversed></ol>
   </div>
 </main><script type="module" src="/assets/board.js"></script>`,
+  )
+
+/** One pair's candles (the board's pair view), drawn from the UDF datafeed; uPlot's stylesheet is served beside its script. */
+export const pairPage = () =>
+  page(
+    'Pair candles',
+    `<main>
+  <p><a href="/">← all pairs</a></p>
+  <h2 id="pair-title">loading…</h2>
+  <label>resolution <select id="resolution"><option>1</option><option>5</option><option>15</option><option selected>60</option><option>240</option><option>1D</option></select></label>
+  <p id="chart-note"></p>
+  <div id="chart"></div>
+</main><script type="module" src="/assets/pair.js"></script>`,
+    '<link rel="stylesheet" href="/assets/uplot.css">',
   )
 
 export const docsPage = () =>

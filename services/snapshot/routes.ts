@@ -1,6 +1,5 @@
 import { ServiceError } from '../../kit/errors.ts'
 import { pairByName } from '../../schemas/pairs.ts'
-import { frameworkErrorBody } from '../http/error-bodies.ts'
 import { unknownPairError } from '../http/unknown-pair.ts'
 import type { Route } from '../http/http-server.ts'
 import { refuseQuery } from '../http/refuse-query.ts'
@@ -21,7 +20,7 @@ export function snapshotRoutes(view: Materializer): Route[] {
       handle({ query }) {
         refuseQuery(query)
         const body = view.snapshotBody()
-        if (!body) return noTicksYet()
+        if (!body) throw noTicksYet()
         if (snapshot?.body !== body) snapshot = { body, reply: encodedJsonReply(new EncodedBody(body, 'fast')) }
         return snapshot.reply
       },
@@ -36,7 +35,7 @@ export function snapshotRoutes(view: Materializer): Route[] {
         if (pair === undefined) throw unknownPairError(params.pair!)
         const row = view.rowBody(pair)
         if (row) return jsonBytesReply(200, row)
-        if (!view.snapshotBody()) return noTicksYet()
+        if (!view.snapshotBody()) throw noTicksYet()
         throw new ServiceError('not_found', `no price for ${pair}: it has no trading schedule or has not ticked yet`, {
           details: { pair },
         })
@@ -55,8 +54,6 @@ export function snapshotRoutes(view: Materializer): Route[] {
 }
 
 /** Spec 7: 503 in the framework shape plus `stale: true`; the client retries. */
-function noTicksYet() {
-  return jsonReply(503, frameworkErrorBody(503, 'the feed has delivered no ticks yet; retry shortly', { stale: true }), {
-    'retry-after': '1',
-  })
+function noTicksYet(): ServiceError {
+  return new ServiceError('no_ticks_yet', 'the feed has delivered no ticks yet; retry shortly', { retryAfterSeconds: 1, stale: true })
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { envInt, envList } from '../../kit/env-parsing.ts'
 import { BUDGETS, CONNECTION_CEILINGS, SOCKET_BUDGETS } from '../http/budgets.ts'
+import { STREAM_COMPRESSIONS } from './compression.ts'
 
 /** The price stream's settings (spec 6 and 8), part of the edge's configuration. Limits are per replica. */
 export const StreamEnv = z.object({
@@ -33,6 +34,12 @@ export const StreamEnv = z.object({
   STREAM_FANOUT_SLICE_MS: envInt(20, { min: 0 }).describe(
     "how long fan-out may send ticks in order in one turn of the event loop; past it the rest of that turn's ticks conflate to the latest row per pair",
   ),
+  STREAM_COMPRESSION: z
+    .enum(STREAM_COMPRESSIONS)
+    .default('snapshots')
+    .describe(
+      'permessage-deflate for clients that offer it: `snapshots` compresses the snapshot only, `shared` also each tick, alone, `dedicated-<n>kb` keeps a compressor of n KB per such socket whose window reaches into the frames before; clients that do not offer it get the same frames either way (docs/stream.md#compression)',
+    ),
   STREAM_DRAIN_TIMEOUT_MS: envInt(5_000, { min: 0 }).describe(
     'on shutdown, how long buffered frames may take to reach clients before every socket is closed with 1001',
   ),

@@ -1,5 +1,6 @@
 import type { WebSocket } from 'uWebSockets.js'
 import type { MessageBudget } from './message-budget.ts'
+import type { Cursor } from './cursor.ts'
 import type { PairFilter } from './pair-filter.ts'
 
 /**
@@ -18,6 +19,10 @@ export interface StreamConnection {
   /** what the per-IP connection ceiling counts by: the IPv4 address or the IPv6 prefix */
   readonly budgetKey: string
   filter: PairFilter
+  /** its snapshot, tick and gap frames carry their cursor (`?cursor=true`, or a resume) */
+  readonly withCursor: boolean
+  /** the cursor it asked to resume after (`?from=`) */
+  readonly resumeAfter: Cursor | undefined
   mode: DeliveryMode
   /** while lagging: the published seq summed over the filter when it stopped receiving ticks */
   lagBaseline: number

@@ -2,12 +2,16 @@ import type { TemplatedApp } from 'uWebSockets.js'
 import type { Metrics } from '../../kit/metrics.ts'
 import { PAIRS } from '../../schemas/pairs.ts'
 import type { StreamConnection } from './connection.ts'
-import { gapFrame } from './frames.ts'
+import type { Arrival } from './fan-out.ts'
+import { gapFrame, TickFrameWriter } from './frames.ts'
 import { wantsPair, type PairFilter } from './pair-filter.ts'
 import type { PublishedTicks } from './published-ticks.ts'
 
 const EVERY_PAIR_TOPIC = 'ticks'
 const PAIR_TOPICS = PAIRS.map((pair) => `ticks:${pair.symbol}`)
+// the same frames with their cursor, for the connections that opted in (`?cursor=true`, `?from=`)
+const EVERY_PAIR_CURSOR_TOPIC = 'cursor-ticks'
+const PAIR_CURSOR_TOPICS = PAIRS.map((pair) => `cursor-ticks:${pair.symbol}`)
 /**
  * Every socket stays subscribed to this topic, which is never published to: uWebSockets.js frees a
  * socket's subscriber record when it leaves its last topic, and with it any frames still queued for it.
@@ -21,6 +25,14 @@ export interface DeliveryOptions {
   published: PublishedTicks
   /** above this many buffered bytes a connection's ticks are dropped */
   slowClientBytes: number
+  /** the cursor of a position */
+  cursorOf(position: number): string
+  /**
+   * Whether ticks are sent compressed to the sockets that negotiated permessage-deflate; snapshots always are.
+   * uWebSockets.js ignores the flag for the other sockets, which get the same bytes. Gaps and replies are too
+   * short to gain from it.
+   */
+  compressTicks: boolean
   metrics: Metrics
 }
 
@@ -35,6 +47,9 @@ export interface DeliveryOptions {
  * `direct`, where each tick checks its buffer before sending; above the limit it becomes `lagging` and
  * costs nothing per tick: what it missed is the published seq summed over its filter now, minus the same
  * sum when it stopped. Its drain event brings it back.
+ *
+ * A tick's frame is written once per variant and shared: without its cursor (every connection's, as the
+ * spec has it) and, only while some connection opted in, with it.
  */
 export class Delivery {
   private readonly shared = new Set<StreamConnection>()
@@ -43,6 +58,10 @@ export class Delivery {
   private readonly scanEveryBytes: number
   private bytesSinceScan = 0
   private largestTopicFrame = 0
+  /** connections that receive cursors */
+  private withCursor = 0
+  private readonly plainFrames = new TickFrameWriter()
+  private readonly cursorFrames = new TickFrameWriter()
   private readonly sentFrames
 
   constructor(private readonly options: DeliveryOptions) {
@@ -75,38 +94,64 @@ export class Delivery {
 
   /** Sends a new connection its snapshot and starts delivering ticks to it. */
   add(connection: StreamConnection, snapshot: Buffer): void {
-    const socket = connection.socket!
-    socket.send(snapshot)
+    connection.socket!.send(snapshot, false, true)
     this.sentFrames.snapshot.inc()
-    socket.subscribe(CONNECTION_TOPIC)
-    this.place(connection)
+    this.start(connection, 0)
+  }
+
+  /**
+   * Starts delivering ticks to a connection that has had its first frames (a resume's replay); `missed`
+   * ticks of its filter published before now were not among them (the slow-client limit stopped the replay):
+   * it starts lagging, and its gap counts them.
+   */
+  start(connection: StreamConnection, missed: number): void {
+    connection.socket!.subscribe(CONNECTION_TOPIC)
+    if (connection.withCursor) this.withCursor++
+    if (missed === 0) return this.place(connection)
+    this.lagging.add(connection)
+    connection.mode = 'lagging'
+    connection.lagBaseline = this.options.published.sumOver(connection.filter) - missed
+    this.options.metrics.streamLaggingConnections.inc()
   }
 
   remove(connection: StreamConnection): void {
-    this.shared.delete(connection)
-    this.direct.delete(connection)
+    const held = this.shared.delete(connection) || this.direct.delete(connection) || this.lagging.has(connection)
     if (this.lagging.delete(connection)) this.options.metrics.streamLaggingConnections.dec()
+    if (held && connection.withCursor) this.withCursor--
   }
 
   /**
    * One tick frame for every connection that wants its pair. `droppedBefore` ticks of the pair were
-   * conflated away just before it: connections that receive every pair have already been told in
-   * `announceConflation`; the others are told here, before the frame.
+   * missed just before it: conflated away (`conflated`: connections that receive every pair have already
+   * been told in `announceConflation`, the others are told here) or never received by this edge (every
+   * connection of the pair is told here), before the frame.
    */
-  deliverTick(pairId: number, frame: Buffer, droppedBefore: number): void {
+  deliverTick({ pairId, seq, row, position }: Arrival, droppedBefore: number, conflated: boolean): void {
+    const frame = this.plainFrames.write(seq, row)
+    const cursorFrame = this.withCursor > 0 ? this.cursorFrames.write(seq, row, this.options.cursorOf(position)) : undefined
     if (this.bytesSinceScan + frame.length > this.scanEveryBytes) this.scan()
     const pairTopic = PAIR_TOPICS[pairId]!
+    const gapToAll = droppedBefore > 0 && !conflated
     if (droppedBefore > 0) this.publish(pairTopic, gapFrame(droppedBefore), droppedBefore)
+    if (gapToAll) this.publish(EVERY_PAIR_TOPIC, gapFrame(droppedBefore), droppedBefore)
     this.publish(EVERY_PAIR_TOPIC, frame)
     this.publish(pairTopic, frame)
+    if (cursorFrame) {
+      const cursorTopic = PAIR_CURSOR_TOPICS[pairId]!
+      if (droppedBefore > 0) this.publish(cursorTopic, this.gapWithCursor(droppedBefore), droppedBefore)
+      if (gapToAll) this.publish(EVERY_PAIR_CURSOR_TOPIC, this.gapWithCursor(droppedBefore), droppedBefore)
+      this.publish(EVERY_PAIR_CURSOR_TOPIC, cursorFrame)
+      this.publish(cursorTopic, cursorFrame)
+    }
     for (const connection of this.direct) {
-      if (wantsPair(connection.filter, pairId)) this.sendDirect(connection, frame, droppedBefore)
+      if (wantsPair(connection.filter, pairId)) this.sendDirect(connection, connection.withCursor ? cursorFrame! : frame, droppedBefore)
     }
   }
 
   /** One gap, for every shared connection that receives every pair, before a batch of conflated ticks. */
   announceConflation(dropped: number): void {
     this.publish(EVERY_PAIR_TOPIC, gapFrame(dropped), dropped)
+    if (this.withCursor > 0) this.publish(EVERY_PAIR_CURSOR_TOPIC, this.gapWithCursor(dropped), dropped)
   }
 
   /** A reply to a client message; a `gap` goes first if ticks were dropped since the last frame. */
@@ -129,8 +174,8 @@ export class Delivery {
     const previous = connection.filter
     connection.filter = next
     if (connection.mode === 'shared') {
-      const before = topicsOf(previous)
-      const after = topicsOf(next)
+      const before = topicsOf(previous, connection.withCursor)
+      const after = topicsOf(next, connection.withCursor)
       for (const topic of after) if (!before.includes(topic)) connection.socket!.subscribe(topic)
       for (const topic of before) if (!after.includes(topic)) connection.socket!.unsubscribe(topic)
     } else if (connection.mode === 'lagging') {
@@ -152,7 +197,7 @@ export class Delivery {
   /** A frame to a topic's subscribers; `dropped` is set when it is a gap frame. */
   private publish(topic: string, frame: Buffer | string, dropped = 0): void {
     const { app } = this.options
-    if (!app.publish(topic, frame)) return
+    if (!app.publish(topic, frame, false, dropped === 0 && this.options.compressTicks)) return
     // gap frames are ASCII, so a string's length is its size in bytes
     this.bytesSinceScan += frame.length
     if (frame.length > this.largestTopicFrame) this.largestTopicFrame = frame.length
@@ -170,15 +215,20 @@ export class Delivery {
     if (socket.getBufferedAmount() > this.options.slowClientBytes) return this.cutOff(connection)
     socket.cork(() => {
       if (droppedBefore > 0) this.sendGap(connection, droppedBefore)
-      socket.send(frame)
+      socket.send(frame, false, this.options.compressTicks)
     })
     this.sentFrames.tick.inc()
   }
 
   private sendGap(connection: StreamConnection, dropped: number): void {
-    connection.socket!.send(gapFrame(dropped))
+    connection.socket!.send(connection.withCursor ? this.gapWithCursor(dropped) : gapFrame(dropped))
     this.sentFrames.gap.inc()
     this.options.metrics.streamDroppedTicks.inc(dropped)
+  }
+
+  /** A gap's cursor is the latest tick's sent before it: everything up to it was received or counted. */
+  private gapWithCursor(dropped: number): string {
+    return gapFrame(dropped, this.options.cursorOf(this.options.published.position))
   }
 
   /** Over the limit: no more ticks until it drains; the published seq counts what it misses. */
@@ -212,20 +262,22 @@ export class Delivery {
   }
 
   private toShared(connection: StreamConnection): void {
-    for (const topic of topicsOf(connection.filter)) connection.socket!.subscribe(topic)
+    for (const topic of topicsOf(connection.filter, connection.withCursor)) connection.socket!.subscribe(topic)
     this.direct.delete(connection)
     this.shared.add(connection)
     connection.mode = 'shared'
   }
 
   private toDirect(connection: StreamConnection): void {
-    for (const topic of topicsOf(connection.filter)) connection.socket!.unsubscribe(topic)
+    for (const topic of topicsOf(connection.filter, connection.withCursor)) connection.socket!.unsubscribe(topic)
     this.shared.delete(connection)
     this.direct.add(connection)
     connection.mode = 'direct'
   }
 }
 
-function topicsOf(filter: PairFilter): string[] {
-  return filter === null ? [EVERY_PAIR_TOPIC] : [...filter].map((pairId) => PAIR_TOPICS[pairId]!)
+function topicsOf(filter: PairFilter, withCursor: boolean): string[] {
+  if (filter === null) return [withCursor ? EVERY_PAIR_CURSOR_TOPIC : EVERY_PAIR_TOPIC]
+  const topics = withCursor ? PAIR_CURSOR_TOPICS : PAIR_TOPICS
+  return [...filter].map((pairId) => topics[pairId]!)
 }

@@ -1,36 +1,46 @@
-import { pairBySymbol } from '../../schemas/pairs.ts'
-import { TickFrameWriter } from './frames.ts'
 import type { PublishedTicks } from './published-ticks.ts'
 
 export interface FanOutOptions {
   published: PublishedTicks
   /** how long fan-out may send in one turn of the event loop; the rest of that turn's ticks conflate */
   sliceMs: number
-  /** sends one tick frame to every connection that wants the pair; `droppedBefore` ticks of it were conflated away */
-  deliver(pairId: number, frame: Buffer, droppedBefore: number): void
+  /**
+   * sends one tick to every connection that wants the pair; `droppedBefore` ticks of it were conflated away
+   * (`conflated`: the connections that receive every pair have been told in `announceConflation`) or never
+   * reached this edge (it was off the bus)
+   */
+  deliver(tick: Arrival, droppedBefore: number, conflated: boolean): void
+  /**
+   * a tick has left the fan-out, in position order: delivered and recorded, or superseded by a later tick of
+   * its pair (conflated away from the live connections, yet a resume after an earlier cursor replays it)
+   */
+  sent(tick: Arrival): void
   /** conflated ticks are about to go out, `dropped` of them having been superseded across pairs */
   announceConflation(dropped: number): void
 }
 
-interface Arrival {
+/** A numbered tick of a listed pair. */
+export interface Arrival {
   pairId: number
   seq: number
+  position: number
   row: Buffer
 }
 
 export interface FanOut {
-  /** every row update, in arrival order per pair */
-  onRow(pair: string, row: Buffer): void
+  /** every numbered tick, in position order */
+  onTick(tick: Arrival): void
   stop(): void
 }
 
 /**
- * Numbers every tick (`seq` per asset, process-wide) and sends it on. The ticks of one read from the bus go
+ * Sends every numbered tick on (a tick this edge has already sent is ignored). The ticks of one read from the bus go
  * out together once it is parsed, in arrival order: every frame published before uWebSockets.js's
  * end-of-turn write leaves in one send per socket, where frames published on either side of it would cost
  * each socket two. Once sending has taken `sliceMs` in a turn of the event loop, the process is falling
  * behind and ticks conflate to the latest row per pair, preceded by a gap for what was superseded: the rest
- * of the read being sent goes out so at once, and later reads of that turn wait, at no cost, for its end.
+ * of the read being sent goes out so at once, and later reads of that turn wait, at no cost, for its end;
+ * the latest ticks go out in position order, so a cursor taken from any frame is a place to resume from.
  * Taking a tick off the bus stays cheap however far behind the process is, so latency stays bounded
  * instead of piling up in the bus client and the event loop.
  */
@@ -39,17 +49,18 @@ export function createFanOut(options: FanOutOptions): FanOut {
   const received = Float64Array.from(published.seq)
   // the ticks of the read being parsed, in arrival order
   let arrivals: Arrival[] = []
-  // conflated ticks: the latest per pair, and the pairs in the order they first waited
+  // conflated ticks: every one waiting, in arrival (position) order, and the latest per pair
+  let waiting: Arrival[] = []
   const latest = new Array<Arrival | undefined>(received.length)
-  const waitingOrder: number[] = []
-  const frames = new TickFrameWriter()
   let turnStartedAt: number | undefined
   let stopped = false
 
-  const send = ({ pairId, seq, row }: Arrival) => {
-    options.deliver(pairId, frames.write(seq, row), seq - published.seq[pairId]! - 1)
+  const send = (tick: Arrival, conflated = false) => {
+    const { pairId, seq, row, position } = tick
+    options.deliver(tick, seq - published.seq[pairId]! - 1, conflated)
     // recorded after delivery, so a connection cut off during it still counts this tick as missed
-    published.record(pairId, seq, row)
+    published.record(pairId, seq, row, position)
+    options.sent(tick)
   }
   const inSlice = () => performance.now() - turnStartedAt! < options.sliceMs
 
@@ -80,28 +91,32 @@ export function createFanOut(options: FanOutOptions): FanOut {
   }
 
   function wait(arrival: Arrival) {
-    if (latest[arrival.pairId] === undefined) waitingOrder.push(arrival.pairId)
+    waiting.push(arrival)
     latest[arrival.pairId] = arrival
   }
 
-  /** One frame per waiting pair, after one gap for everything superseded. */
+  /** One frame per waiting pair, after one gap for everything superseded; the superseded ticks go to `sent` only. */
   function sendWaiting() {
-    const order = waitingOrder.splice(0)
+    const batch = waiting
+    waiting = []
     let dropped = 0
-    for (const pairId of order) dropped += latest[pairId]!.seq - published.seq[pairId]! - 1
+    for (const arrival of batch) if (latest[arrival.pairId] === arrival) dropped += arrival.seq - published.seq[arrival.pairId]! - 1
     if (dropped > 0) options.announceConflation(dropped)
-    for (const pairId of order) {
-      send(latest[pairId]!)
-      latest[pairId] = undefined
+    for (const arrival of batch) {
+      if (latest[arrival.pairId] !== arrival) options.sent(arrival)
+      else {
+        send(arrival, true)
+        latest[arrival.pairId] = undefined
+      }
     }
   }
 
   return {
-    onRow(pair, row) {
-      const pairId = pairBySymbol(pair)?.id
-      if (pairId === undefined || stopped) return
+    onTick(tick) {
+      if (stopped || tick.seq <= received[tick.pairId]!) return
+      received[tick.pairId] = tick.seq
       if (arrivals.length === 0) queueMicrotask(flush)
-      arrivals.push({ pairId, seq: ++received[pairId]!, row })
+      arrivals.push(tick)
     },
     stop() {
       stopped = true

@@ -8,7 +8,9 @@ import type { PublishedTicks } from './published-ticks.ts'
 
 const TICK_HEAD = Buffer.from('{"type":"tick","seq":')
 const TICK_DATA = Buffer.from(',"data":')
+const CURSOR_FIELD = Buffer.from(',"cursor":"')
 const CLOSING_BRACE = 0x7d
+const QUOTE = 0x22
 
 /**
  * Writes tick frames into one reusable buffer: the returned view is valid until the next write, which
@@ -17,27 +19,40 @@ const CLOSING_BRACE = 0x7d
 export class TickFrameWriter {
   private scratch = Buffer.allocUnsafe(1024)
 
-  write(seq: number, row: Buffer): Buffer {
-    const length = TICK_HEAD.length + 20 + TICK_DATA.length + row.length + 1
+  /** the frame of a tick; with `cursor` (a connection that opted in) the cursor last */
+  write(seq: number, row: Buffer, cursor?: string): Buffer {
+    const length =
+      TICK_HEAD.length + 20 + TICK_DATA.length + row.length + 1 + (cursor === undefined ? 0 : CURSOR_FIELD.length + cursor.length + 1)
     if (length > this.scratch.length) this.scratch = Buffer.allocUnsafe(length * 2)
     let offset = TICK_HEAD.copy(this.scratch, 0)
     offset += this.scratch.write(String(seq), offset, 'latin1')
     offset += TICK_DATA.copy(this.scratch, offset)
     offset += row.copy(this.scratch, offset)
+    if (cursor !== undefined) {
+      offset += CURSOR_FIELD.copy(this.scratch, offset)
+      offset += this.scratch.write(cursor, offset, 'latin1')
+      this.scratch[offset++] = QUOTE
+    }
     this.scratch[offset++] = CLOSING_BRACE
     return this.scratch.subarray(0, offset)
   }
 }
 
-export const gapFrame = (dropped: number): string => `{"type":"gap","dropped":${dropped}}`
+export const gapFrame = (dropped: number, cursor?: string): string =>
+  cursor === undefined ? `{"type":"gap","dropped":${dropped}}` : `{"type":"gap","dropped":${dropped},"cursor":"${cursor}"}`
+
+/** The first frame of a connection that asked to resume (`?from=`, `Last-Event-ID`). */
+export const resumedFrame = (cursor: string | undefined): string =>
+  cursor === undefined ? '{"type":"resumed","recovered":false}' : `{"type":"resumed","recovered":true,"cursor":"${cursor}"}`
 
 export const replyFrame = (reply: AckReply | ErrorReply): string => JSON.stringify(reply)
 
 /**
  * The first frame of a connection: `seq` holds the baseline of every pair the connection receives
- * (0 for a pair that has not ticked in this process), `data` the rows that exist, in pair-id order.
+ * (0 for a pair that has not ticked in this epoch), `data` the rows that exist, in pair-id order; with
+ * `cursor` (a connection that opted in) the cursor of the latest tick the snapshot accounts for, last.
  */
-export function snapshotFrame(published: PublishedTicks, filter: PairFilter): Buffer {
+export function snapshotFrame(published: PublishedTicks, filter: PairFilter, cursor?: string): Buffer {
   const baselines: string[] = []
   const rows: Buffer[] = []
   for (const pairId of pairIdsOf(filter)) {
@@ -46,7 +61,8 @@ export function snapshotFrame(published: PublishedTicks, filter: PairFilter): Bu
     if (row) rows.push(row, COMMA)
   }
   rows.pop()
-  return Buffer.concat([Buffer.from(`{"type":"snapshot","seq":{${baselines.join(',')}},"data":[`), ...rows, SNAPSHOT_TAIL])
+  const tail = cursor === undefined ? SNAPSHOT_TAIL : Buffer.from(`],"cursor":"${cursor}"}`)
+  return Buffer.concat([Buffer.from(`{"type":"snapshot","seq":{${baselines.join(',')}},"data":[`), ...rows, tail])
 }
 
 const COMMA = Buffer.from(',')

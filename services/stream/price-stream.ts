@@ -1,22 +1,29 @@
 import { ServiceError } from '../../kit/errors.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
+import type { PriceBus } from '../../bus/price-bus.ts'
 import { pairBySymbol } from '../../schemas/pairs.ts'
 import type { StreamConfig } from './config.ts'
 import type { HttpServer, Route } from '../http/http-server.ts'
+import type { OriginAllowlist } from '../http/origin-allowlist.ts'
+import type { RateLimitDecision, RateLimits } from '../http/rate-limits.ts'
 import type { UpgradeRoute } from '../http/upgrade-route.ts'
-import { frameworkErrorBody } from '../http/error-bodies.ts'
-import { jsonReply } from '../http/reply.ts'
 import type { Materializer } from '../snapshot/materializer.ts'
 import { applyClientMessage, MAX_CLIENT_MESSAGE_BYTES, rejected } from './client-messages.ts'
+import { compressesTicks, compressOptions } from './compression.ts'
 import type { StreamConnection } from './connection.ts'
 import { Delivery } from './delivery.ts'
-import { createFanOut } from './fan-out.ts'
-import { replyFrame } from './frames.ts'
+import { formatCursor, type Cursor } from './cursor.ts'
+import { createFanOut, type Arrival, type FanOut } from './fan-out.ts'
+import { replyFrame, resumedFrame, TickFrameWriter } from './frames.ts'
 import { startHeartbeat } from './heartbeat.ts'
 import { MessageBudget } from './message-budget.ts'
 import { PublishedTicks } from './published-ticks.ts'
+import { CURSOR_AHEAD_WAIT_MS, replayTicks, resumeOutcome } from './resume.ts'
 import { SnapshotCache } from './snapshot-cache.ts'
+import { SseDelivery, type SseConnection } from './sse-delivery.ts'
+import { eventStreamRoute } from './event-stream-route.ts'
+import { TickHistory } from './tick-history.ts'
 import { UpgradeAdmission } from './upgrade-admission.ts'
 import { UpgradeGate, type RejectionReason } from './upgrade-gate.ts'
 
@@ -36,7 +43,14 @@ const MESSAGE_WINDOW_MS = 60_000
 export interface PriceStreamOptions {
   /** the upgrade passes its request pipeline (origin allowlist, the streamUpgrades budget) */
   server: HttpServer
+  /** the numbered ticks the stream sends (and keeps for resumes) */
+  bus: PriceBus
+  /** the rows of pairs with no retained tick, for the first snapshots */
   materializer: Materializer
+  /** the per-IP budgets (an event stream draws on the upgrade budget) */
+  rateLimits: RateLimits
+  /** browser origins allowed to open the stream */
+  allowedOrigins: OriginAllowlist
   config: StreamConfig
   logger: Logger
   metrics: Metrics
@@ -45,6 +59,8 @@ export interface PriceStreamOptions {
 export interface PriceStream {
   /** answers a plain GET of the stream path (no upgrade) with 426 */
   routes: Route[]
+  /** resolves once the retained ticks are in (with NATS, the tick stream's window): listen after it */
+  ready: Promise<void>
   /** refuses new upgrades, lets buffered frames drain, then closes every socket with 1001 */
   stop(): Promise<void>
 }
@@ -53,20 +69,57 @@ export interface PriceStream {
 export function startPriceStream(options: PriceStreamOptions): PriceStream {
   const { server, config, metrics } = options
   const log = options.logger.child({ module: 'price-stream' })
+  const tickLog = options.bus.tickLog
+  const cursorOf = (position: number) => formatCursor(tickLog.epoch, position)
   const published = new PublishedTicks()
-  for (const [symbol, row] of options.materializer.rows()) published.record(pairBySymbol(symbol)!.id, 0, row)
+  const history = new TickHistory(tickLog.windowSeconds * 1000)
 
-  const delivery = new Delivery({ app: server.app, published, slowClientBytes: config.STREAM_SLOW_CLIENT_BYTES, metrics })
-  const fanOut = createFanOut({
+  const compressTicks = compressesTicks(config.STREAM_COMPRESSION)
+  const delivery = new Delivery({
+    app: server.app,
     published,
-    sliceMs: config.STREAM_FANOUT_SLICE_MS,
-    deliver: (pairId, frame, droppedBefore) => delivery.deliverTick(pairId, frame, droppedBefore),
-    announceConflation(dropped) {
-      metrics.streamConflatedTicks.inc(dropped)
-      delivery.announceConflation(dropped)
-    },
+    slowClientBytes: config.STREAM_SLOW_CLIENT_BYTES,
+    cursorOf,
+    compressTicks,
+    metrics,
   })
-  const stopRows = options.materializer.onRow(fanOut.onRow)
+  // until the retained ticks are in, ticks are recorded and kept only: no connection is open yet
+  let fanOut: FanOut | undefined
+  const follower = tickLog.follow((tick) => {
+    const pairId = pairBySymbol(tick.pair)?.id
+    if (pairId === undefined) return
+    const row = Buffer.isBuffer(tick.row) ? tick.row : Buffer.from(tick.row.buffer, tick.row.byteOffset, tick.row.byteLength)
+    const arrival: Arrival = { pairId, seq: tick.seq, position: tick.position, row }
+    if (fanOut) return fanOut.onTick(arrival)
+    if (tick.seq <= published.seq[pairId]!) return
+    published.record(pairId, tick.seq, row, tick.position)
+    history.append(arrival)
+  })
+  const ready = follower.ready.then(async () => {
+    // pairs quiet for longer than the window: their row, at the seq the deployment gave it
+    const seqs = await tickLog.latestSeqs()
+    for (const [symbol, row] of options.materializer.rows()) {
+      const pairId = pairBySymbol(symbol)!.id
+      if (published.rows[pairId] === undefined) published.record(pairId, Math.max(published.seq[pairId]!, seqs.get(symbol) ?? 0), row)
+    }
+    fanOut = createFanOut({
+      published,
+      sliceMs: config.STREAM_FANOUT_SLICE_MS,
+      deliver(tick, droppedBefore, conflated) {
+        delivery.deliverTick(tick, droppedBefore, conflated)
+        sse.deliverTick(tick, droppedBefore, conflated)
+      },
+      sent(tick) {
+        history.append(tick)
+        if (awaitingCursor.size > 0) startCaughtUp()
+      },
+      announceConflation(dropped) {
+        metrics.streamConflatedTicks.inc(dropped)
+        delivery.announceConflation(dropped)
+        sse.announceConflation(dropped)
+      },
+    })
+  })
   const gate = new UpgradeGate({ maxConnectionsPerIp: config.STREAM_MAX_CONNECTIONS_PER_IP, maxConnections: config.STREAM_MAX_CONNECTIONS })
   const upgradeRate = new UpgradeAdmission({
     perSecond: config.STREAM_UPGRADES_PER_SECOND,
@@ -80,14 +133,85 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
   // and uWS assembles a message larger than its 16 KB cork buffer in the socket's own send buffer, which
   // keeps that capacity for the connection's lifetime (some 30 KB per idle connection).
   const opening = new Set<StreamConnection>()
+  // resumes from a cursor another edge had reached and this one has not yet
+  const awaitingCursor = new Map<object, { since: number; position: number; begin(outcome: 'recover' | 'refuse'): void }>()
+  /** Decides a resume after `after`; one this edge cannot decide yet waits until it reaches the cursor or may wait no longer. */
+  const whenResumable = (key: object, after: Cursor, begin: (outcome: 'recover' | 'refuse') => void) => {
+    const outcome = resumeOutcome(after, tickLog.epoch, published, history)
+    if (outcome !== 'wait') return begin(outcome)
+    awaitingCursor.set(key, { since: Date.now(), position: after.position, begin })
+    setTimeout(startCaughtUp, CURSOR_AHEAD_WAIT_MS + 1).unref()
+  }
+  const startCaughtUp = () => {
+    const now = Date.now()
+    for (const [key, waiting] of awaitingCursor) {
+      const reached = published.position >= waiting.position
+      if (!reached && now - waiting.since < CURSOR_AHEAD_WAIT_MS) continue
+      awaitingCursor.delete(key)
+      waiting.begin(reached ? 'recover' : 'refuse')
+    }
+  }
+  const replayFrames = new TickFrameWriter()
   const start = (connection: StreamConnection) => {
     opening.delete(connection)
-    delivery.add(connection, snapshots.frameFor(connection.filter))
+    const after = connection.resumeAfter
+    if (after === undefined) return delivery.add(connection, snapshotFor(connection))
+    whenResumable(connection, after, (outcome) => {
+      const socket = connection.socket
+      if (!socket) return
+      if (outcome === 'refuse') {
+        socket.send(resumedFrame(undefined))
+        return delivery.add(connection, snapshotFor(connection))
+      }
+      socket.cork(() => {
+        socket.send(resumedFrame(cursorOf(after.position)))
+        const limit = config.STREAM_SLOW_CLIENT_BYTES
+        const target = {
+          send: (_type: string, _cursor: string, frame: Buffer | string) =>
+            socket.getBufferedAmount() <= limit && (socket.send(frame, false, compressTicks), true),
+        }
+        delivery.start(connection, replayTicks(target, history, after, connection.filter, replayFrames, cursorOf))
+      })
+    })
+  }
+  const snapshotFor = (connection: StreamConnection) =>
+    connection.withCursor ? snapshots.withCursor(connection.filter, cursorOf).frame : snapshots.frameFor(connection.filter)
+
+  // Server-Sent Events: the same frames as events, from the same ticks, under the same ceilings
+  const sse = new SseDelivery({
+    published,
+    slowClientBytes: config.STREAM_SLOW_CLIENT_BYTES,
+    cursorOf,
+    metrics,
+    onAborted(connection) {
+      awaitingCursor.delete(connection)
+      gate.release(connection.budgetKey)
+      countConnections()
+    },
+  })
+  const beginEvents = (connection: SseConnection, after: Cursor | undefined) => {
+    const snapshot = () => {
+      const { frame, cursor } = snapshots.withCursor(connection.filter, cursorOf)
+      sse.send(connection, 'snapshot', cursor, frame)
+      sse.start(connection, 0)
+    }
+    if (after === undefined) return snapshot()
+    whenResumable(connection, after, (outcome) => {
+      if (!connection.open) return
+      if (outcome === 'refuse') {
+        sse.send(connection, 'resumed', undefined, resumedFrame(undefined))
+        return snapshot()
+      }
+      const cursor = cursorOf(after.position)
+      sse.send(connection, 'resumed', cursor, resumedFrame(cursor))
+      const target = { send: (type: 'tick' | 'gap', at: string, frame: Buffer | string) => sse.send(connection, type, at, frame) }
+      sse.start(connection, replayTicks(target, history, after, connection.filter, replayFrames, cursorOf))
+    })
   }
   const startOpening = () => {
     for (const connection of opening) start(connection)
   }
-  const countConnections = () => metrics.streamConnections.set(opening.size + delivery.size)
+  const countConnections = () => metrics.streamConnections.set(opening.size + delivery.size + sse.size)
 
   const refused = (reason: RejectionReason | 'admission_rate', ip: string) => {
     metrics.streamRejectedUpgrades.labels(reason).inc()
@@ -97,12 +221,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
   const upgrades: UpgradeRoute<StreamConnection> = {
     path: STREAM_PATH,
     budget: 'streamUpgrades',
-    budgetRefusal: (_budget, decision) =>
-      new ServiceError(
-        'rate_limited',
-        `too many stream upgrades from this address (${decision.limit} per minute): retry in ${decision.resetSeconds} seconds`,
-        { details: { retryAfterSeconds: decision.resetSeconds, limit: { upgradesPerIpPerMinute: decision.limit } } },
-      ),
+    budgetRefusal: (_budget, decision) => upgradeBudgetRefusal(decision, false),
     onRefused: (reason, ip) => refused(reason === 'origin' ? 'origin' : 'upgrade_rate', ip),
     admit({ requestId, clientIp, budgetKey, query }) {
       // the replica's admission rate first: a reconnect storm is spread out before any snapshot is written
@@ -111,20 +230,20 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       const tooMany = upgradeRate.refusal()
       if (tooMany) {
         refused('admission_rate', clientIp)
-        const reply = { status: 503, body: tooMany.body, contentType: 'application/json', headers: tooMany.headers }
-        return { admitted: false, reply, refundsBudget: true }
+        return { admitted: false, refusal: tooMany, refundsBudget: true }
       }
       const admission = gate.admit(budgetKey, query)
       if (!admission.admitted) {
         refused(admission.reason, clientIp)
-        const { status, body, headers } = admission
-        return { admitted: false, reply: { status, body, contentType: 'application/json', headers }, refundsBudget: status === 503 }
+        return { admitted: false, refusal: admission.refusal, refundsBudget: admission.refusal.code === 'at_capacity' }
       }
       const connection: StreamConnection = {
         requestId,
         ip: clientIp,
         budgetKey,
         filter: admission.filter,
+        withCursor: admission.withCursor === true,
+        resumeAfter: admission.resumeAfter,
         mode: 'shared',
         lagBaseline: 0,
         answeredPing: true,
@@ -137,7 +256,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
   }
 
   server.addWebSocket(upgrades, {
-    compression: 0,
+    compression: compressOptions(config.STREAM_COMPRESSION),
     maxPayloadLength: MAX_RECEIVED_MESSAGE_BYTES,
     // our heartbeat pings and terminates; uWS's own idle timer and pings stay off
     idleTimeout: 0,
@@ -164,6 +283,8 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       try {
         // the snapshot is the first frame, even before the reply to a message sent straight after opening
         if (opening.has(connection)) start(connection)
+        // a resume waiting for its cursor answers no message before its first frames
+        if (awaitingCursor.has(connection)) return
         if (message.byteLength > MAX_ANSWERED_MESSAGE_BYTES) {
           // past this ceiling a message is not worth a reply: the connection is closed with the reason
           return socket.end(1009, `message of ${message.byteLength} bytes; client messages are at most ${MAX_CLIENT_MESSAGE_BYTES} bytes`)
@@ -192,6 +313,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
     close(socket, code) {
       const connection = socket.getUserData()
       opening.delete(connection)
+      awaitingCursor.delete(connection)
       delivery.remove(connection)
       connection.socket = undefined
       gate.release(connection.budgetKey)
@@ -214,27 +336,47 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
 
   return {
     routes: [
-      {
-        method: 'GET',
+      eventStreamRoute({
         path: STREAM_PATH,
-        handle: () =>
-          jsonReply(426, frameworkErrorBody(426, 'this is a WebSocket endpoint: connect with a WebSocket client'), {
-            upgrade: 'websocket',
-          }),
-      },
+        gate,
+        upgradeRate,
+        rateLimits: options.rateLimits,
+        allowedOrigins: options.allowedOrigins,
+        budgetRefusal: (decision) => upgradeBudgetRefusal(decision, true),
+        sse,
+        begin: beginEvents,
+        refused,
+        opened: countConnections,
+        metrics,
+      }),
     ],
+    ready,
     async stop() {
       gate.close()
-      stopRows()
-      fanOut.stop()
+      follower.stop()
+      fanOut?.stop()
       heartbeat.stop()
       clearInterval(sampleBuffers)
       const drained = await untilDrained([...delivery.connections()], config.STREAM_DRAIN_TIMEOUT_MS)
       const connections = [...opening, ...delivery.connections()]
       for (const connection of connections) connection.socket?.end(1001, 'going away')
-      log.info({ connections: connections.length, drained }, 'price stream closed')
+      for (const connection of awaitingCursor.keys()) (connection as Partial<StreamConnection>).socket?.end(1001, 'going away')
+      const eventStreams = sse.endAll()
+      log.info({ connections: connections.length, eventStreams, drained }, 'price stream closed')
     },
   }
+}
+
+/** The 429 of a spent upgrade budget; `withRetryAfter` where no budget headers go with it (an event stream's refusal). */
+function upgradeBudgetRefusal(decision: RateLimitDecision, withRetryAfter: boolean): ServiceError {
+  return new ServiceError(
+    'rate_limited',
+    `too many stream upgrades from this address (${decision.limit} per minute): retry in ${decision.resetSeconds} seconds`,
+    {
+      details: { retryAfterSeconds: decision.resetSeconds, limit: { upgradesPerIpPerMinute: decision.limit } },
+      ...(withRetryAfter && { retryAfterSeconds: decision.resetSeconds }),
+    },
+  )
 }
 
 /** Resolves true once nothing is buffered for any of the connections, or false at the deadline. */

@@ -4,7 +4,7 @@ import type { PairFilter } from './pair-filter.ts'
 /**
  * What the fan-out has published, per asset: the `seq` of the last tick frame and its row. New
  * connections take their snapshot from here, and a lagging connection's missed ticks are computed
- * from it (seq is per asset and process-wide, so the difference of two sums counts the ticks between).
+ * from it (seq is per asset and deployment-wide, so the difference of two sums counts the ticks between).
  */
 export class PublishedTicks {
   readonly seq = new Float64Array(PAIRS.length)
@@ -13,10 +13,13 @@ export class PublishedTicks {
   readonly changes = new Float64Array(PAIRS.length)
   /** records over every asset */
   version = 0
+  /** the deployment position of the latest record (its cursor's) */
+  position = 0
   /** the sum of `seq` over every asset */
   private total = 0
 
-  record(pairId: number, seq: number, row: Buffer): void {
+  record(pairId: number, seq: number, row: Buffer, position = this.position): void {
+    this.position = position
     this.total += seq - this.seq[pairId]!
     this.seq[pairId] = seq
     this.rows[pairId] = row

@@ -9,6 +9,8 @@ interface CachedFrame {
   /** the filter's record count when the frame was built */
   stamp: number
   frame: Buffer
+  /** the cursor the frame carries, if it carries one */
+  cursor: string | undefined
 }
 
 /**
@@ -29,7 +31,20 @@ export class SnapshotCache {
   ) {}
 
   frameFor(filter: PairFilter): Buffer {
-    const key = filter === null ? '*' : pairIdsOf(filter).join(',')
+    return this.cached(filter, undefined).frame
+  }
+
+  /**
+   * The frame with the cursor of the latest tick when it was built, and that cursor: still exact while the
+   * filter's pairs have not changed, since every later tick is of other pairs.
+   */
+  withCursor(filter: PairFilter, cursorOf: (position: number) => string): { frame: Buffer; cursor: string } {
+    const { frame, cursor } = this.cached(filter, cursorOf)
+    return { frame, cursor: cursor! }
+  }
+
+  private cached(filter: PairFilter, cursorOf: ((position: number) => string) | undefined): CachedFrame {
+    const key = (cursorOf ? 'c' : '') + (filter === null ? '*' : pairIdsOf(filter).join(','))
     const stamp = this.published.changesOver(filter)
     const cached = this.frames.get(key)
     if (cached) {
@@ -37,18 +52,20 @@ export class SnapshotCache {
       this.frames.delete(key)
       if (cached.stamp === stamp) {
         this.frames.set(key, cached)
-        return cached.frame
+        return cached
       }
       this.bytes -= cached.frame.length
     }
-    const frame = snapshotFrame(this.published, filter)
-    this.frames.set(key, { stamp, frame })
+    const cursor = cursorOf?.(this.published.position)
+    const frame = snapshotFrame(this.published, filter, cursor)
+    const built = { stamp, frame, cursor }
+    this.frames.set(key, built)
     this.bytes += frame.length
     for (const [oldest, { frame: old }] of this.frames) {
       if (this.bytes <= this.maxBytes || oldest === key) break
       this.frames.delete(oldest)
       this.bytes -= old.length
     }
-    return frame
+    return built
   }
 }

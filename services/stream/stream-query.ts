@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { pairByName } from '../../schemas/pairs.ts'
+import { parseCursor, type Cursor } from './cursor.ts'
 import type { PairFilter } from './pair-filter.ts'
 
 const PairList = z
@@ -13,13 +14,40 @@ const PairList = z
     ),
   )
 
+const CursorParam = z.string().transform((text, context) => {
+  const cursor = parseCursor(text)
+  if (!cursor) context.addIssue({ code: 'custom', message: "not a cursor: a cursor is a frame's `cursor` (`<epoch>-<position>`)" })
+  return cursor ?? z.NEVER
+})
+
 /**
- * The query of `WS /v1/prices/stream`: `pairs` (comma-separated symbols or legacy spellings) or nothing;
+ * The query of `/v1/prices/stream`: `pairs` (comma-separated symbols or legacy spellings) or nothing; `cursor`
+ * (`true`: frames carry their cursor) and `from` (a cursor to resume after; frames then carry theirs);
  * anything else is refused. The filter holds pair ids, so two spellings of one asset count once.
  */
-const StreamQuery = z.strictObject({ pairs: PairList.optional() })
+const StreamQuery = z.strictObject({
+  pairs: PairList.optional(),
+  cursor: z.enum(['true', 'false']).optional(),
+  from: CursorParam.optional(),
+})
 
-export type StreamQueryResult = { ok: true; filter: PairFilter } | { ok: false; issues: z.core.$ZodIssue[] }
+export type StreamQueryResult = ({ ok: true; filter: PairFilter } & StreamOptIns) | { ok: false; issues: z.core.$ZodIssue[] }
+
+/** What a connection opted into; absent for one that did not (most). */
+export interface StreamOptIns {
+  /** its frames carry their cursor */
+  withCursor?: true
+  /** it resumes after this cursor */
+  resumeAfter?: Cursor
+}
+
+/** The query with the resume point of an EventSource that reconnects (`Last-Event-ID`), unless `from` names one. */
+export function resumingQuery(query: string, lastEventId: string | undefined): string {
+  if (lastEventId === undefined || lastEventId === '') return query
+  const params = new URLSearchParams(query)
+  if (!params.has('from')) params.set('from', lastEventId)
+  return params.toString()
+}
 
 export function parseStreamQuery(query: string): StreamQueryResult {
   if (query === '') return EVERY_PAIR
@@ -33,8 +61,13 @@ export function parseStreamQuery(query: string): StreamQueryResult {
   }
   const parsed = StreamQuery.safeParse(input)
   if (!parsed.success) return { ok: false, issues: parsed.error.issues }
-  const symbols = parsed.data.pairs
-  return { ok: true, filter: symbols === undefined ? null : new Set(symbols.map((name) => pairByName(name)!.id)) }
+  const { pairs: symbols, cursor, from } = parsed.data
+  return {
+    ok: true,
+    filter: symbols === undefined ? null : new Set(symbols.map((name) => pairByName(name)!.id)),
+    ...((cursor === 'true' || from !== undefined) && { withCursor: true }),
+    ...(from !== undefined && { resumeAfter: from }),
+  }
 }
 
 const EVERY_PAIR: StreamQueryResult = { ok: true, filter: null }

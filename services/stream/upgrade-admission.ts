@@ -1,4 +1,4 @@
-import { frameworkErrorBody } from '../http/error-bodies.ts'
+import { ServiceError } from '../../kit/errors.ts'
 
 export interface UpgradeAdmissionOptions {
   /** upgrades this replica admits per second, over every client together */
@@ -11,13 +11,6 @@ export interface UpgradeAdmissionOptions {
   random?: () => number
   /** ms, monotonic */
   now?: () => number
-}
-
-export interface AdmissionRefusal {
-  status: 503
-  retryAfterSeconds: number
-  headers: Record<string, string>
-  body: string
 }
 
 /**
@@ -42,8 +35,8 @@ export class UpgradeAdmission {
     this.updatedAt = this.now()
   }
 
-  /** undefined when the upgrade may go on; else the 503 to answer with. */
-  refusal(): AdmissionRefusal | undefined {
+  /** undefined when the upgrade may go on; else the 503 (`at_capacity`, with its Retry-After) to answer with. */
+  refusal(): ServiceError | undefined {
     const now = this.now()
     const refill = ((now - this.updatedAt) / 1000) * this.options.perSecond
     this.updatedAt = now
@@ -57,9 +50,9 @@ export class UpgradeAdmission {
     const window = Math.min(this.options.maxRetrySeconds, Math.max(1, Math.ceil((2 * this.backlog) / this.options.perSecond)))
     const retryAfterSeconds = Math.min(this.options.maxRetrySeconds, 1 + Math.floor(this.random() * window))
     const message = `this replica admits ${this.options.perSecond} stream upgrades per second: retry in ${retryAfterSeconds} seconds`
-    const body = frameworkErrorBody(503, message, {
+    return new ServiceError('at_capacity', message, {
       details: { retryAfterSeconds, limit: { upgradesPerSecond: this.options.perSecond } },
+      retryAfterSeconds,
     })
-    return { status: 503, retryAfterSeconds, headers: { 'retry-after': String(retryAfterSeconds) }, body: JSON.stringify(body) }
   }
 }

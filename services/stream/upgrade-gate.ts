@@ -1,6 +1,6 @@
-import { frameworkErrorBody } from '../http/error-bodies.ts'
+import { ServiceError } from '../../kit/errors.ts'
 import type { PairFilter } from './pair-filter.ts'
-import { parseStreamQuery } from './stream-query.ts'
+import { parseStreamQuery, type StreamOptIns } from './stream-query.ts'
 
 export interface UpgradeGateOptions {
   /** per budget key (an IPv4 address or an IPv6 prefix) */
@@ -12,8 +12,7 @@ export interface UpgradeGateOptions {
 export type RejectionReason = 'origin' | 'upgrade_rate' | 'invalid_query' | 'ip_connections' | 'total_connections' | 'shutting_down'
 
 export type Admission =
-  | { admitted: true; filter: PairFilter }
-  | { admitted: false; reason: RejectionReason; status: number; headers: Record<string, string>; body: string }
+  ({ admitted: true; filter: PairFilter } & StreamOptIns) | { admitted: false; reason: RejectionReason; refusal: ServiceError }
 
 /** A ceiling has no window to wait for: the client should retry after others have left. */
 const CEILING_RETRY_AFTER_SECONDS = 5
@@ -32,24 +31,27 @@ export class UpgradeGate {
 
   /** `budgetKey` is what the per-IP ceiling counts by (see services/http/budget-keys.ts). */
   admit(budgetKey: string, query: string): Admission {
-    if (this.closed) return this.refuse('shutting_down', 503, 'this replica is shutting down', {})
+    if (this.closed) return this.refuse('shutting_down', 'at_capacity', 'this replica is shutting down', {})
     const parsed = parseStreamQuery(query)
     if (!parsed.ok) {
-      const body = frameworkErrorBody(400, 'invalid query for the price stream', { issues: parsed.issues })
-      return { admitted: false, reason: 'invalid_query', status: 400, headers: {}, body: JSON.stringify(body) }
+      const refusal = new ServiceError('validation_failed', 'invalid query for the price stream', { issues: parsed.issues })
+      return { admitted: false, reason: 'invalid_query', refusal }
     }
     const fromKey = this.connectionsByKey.get(budgetKey) ?? 0
     if (fromKey >= this.options.maxConnectionsPerIp) {
       const limit = { connectionsPerIp: this.options.maxConnectionsPerIp }
-      return this.refuse('ip_connections', 429, `too many open stream connections from this address (${limit.connectionsPerIp})`, { limit })
+      const what = `too many open stream connections from this address (${limit.connectionsPerIp})`
+      return this.refuse('ip_connections', 'rate_limited', what, { limit })
     }
     if (this.connections >= this.options.maxConnections) {
       const limit = { connections: this.options.maxConnections }
-      return this.refuse('total_connections', 503, `this replica holds its maximum of ${limit.connections} stream connections`, { limit })
+      const what = `this replica holds its maximum of ${limit.connections} stream connections`
+      return this.refuse('total_connections', 'at_capacity', what, { limit })
     }
     this.connectionsByKey.set(budgetKey, fromKey + 1)
     this.connections++
-    return { admitted: true, filter: parsed.filter }
+    const { ok: _ok, ...admitted } = parsed
+    return { admitted: true, ...admitted }
   }
 
   /** Gives back the places of an admitted upgrade (its socket closed, or it never opened). */
@@ -65,16 +67,17 @@ export class UpgradeGate {
     this.closed = true
   }
 
-  private refuse(reason: RejectionReason, status: 429 | 503, what: string, details: { limit?: Record<string, number> }): Admission {
-    const body = frameworkErrorBody(status, `${what}: retry in ${CEILING_RETRY_AFTER_SECONDS} seconds`, {
+  /** a 429 (`rate_limited`) or 503 (`at_capacity`) with Retry-After */
+  private refuse(
+    reason: RejectionReason,
+    code: 'rate_limited' | 'at_capacity',
+    what: string,
+    details: { limit?: Record<string, number> },
+  ): Admission {
+    const refusal = new ServiceError(code, `${what}: retry in ${CEILING_RETRY_AFTER_SECONDS} seconds`, {
       details: { ...details, retryAfterSeconds: CEILING_RETRY_AFTER_SECONDS },
+      retryAfterSeconds: CEILING_RETRY_AFTER_SECONDS,
     })
-    return {
-      admitted: false,
-      reason,
-      status,
-      headers: { 'retry-after': String(CEILING_RETRY_AFTER_SECONDS) },
-      body: JSON.stringify(body),
-    }
+    return { admitted: false, reason, refusal }
   }
 }

@@ -20,7 +20,8 @@ const SCHEMA_TTL_MS = 10 * 60_000
  * POST /v1/subgraph/gn (Arbitrum One, where the venue's own door is) and /v1/subgraph/{chainId}/gn:
  * a GraphQL door to each chain's subgraph. A query within the limits is forwarded as it came and the
  * subgraph's answer passed on unchanged; identical requests share one upstream request and its answer
- * for a short time.
+ * for a short time. POST /graph is the same Arbitrum One door at the path where the venue's metadata
+ * backend answers GraphQL, for clients configured with that backend's address.
  */
 export function subgraphDoorRoutes(deps: {
   urls: IndexerUrls | Promise<IndexerUrls>
@@ -75,8 +76,10 @@ export function subgraphDoorRoutes(deps: {
     }
   }
 
+  const mainnet = (context: RequestContext) => answer(42161, context)
   return [
-    { method: 'POST', path: '/v1/subgraph/gn', budget: 'subgraph', errorShape: 'graphql', handle: (context) => answer(42161, context) },
+    { method: 'POST', path: '/v1/subgraph/gn', budget: 'subgraph', errorShape: 'graphql', handle: mainnet },
+    { method: 'POST', path: '/graph', budget: 'subgraph', errorShape: 'graphql', handle: mainnet },
     {
       method: 'POST',
       path: '/v1/subgraph/:chainId/gn',

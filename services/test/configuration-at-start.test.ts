@@ -1,18 +1,16 @@
 // The whole configuration is checked before anything starts: the real process, started as operators
 // start it, exits non-zero at once with one line naming the variable, its value and what is allowed.
 import { spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { startRedis } from '../../test/support/servers.ts'
+import { compiledEntry, UNUSED_INDEXED_SOURCE as INDEXED_SOURCE } from '../../test/support/service-process.ts'
 
-const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url))
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-/** an edge started by the production entry needs its indexed source configured; these tests never read it */
-const INDEXED_SOURCE = { INDEXER_URL_42161: 'http://127.0.0.1:9/unused-42161', INDEXER_URL_421614: 'http://127.0.0.1:9/unused-421614' }
+// the production entry, compiled: `node dist/services/main.js`
+const { args: MAIN, cwd: ROOT } = compiledEntry()
 
 async function start(env: Record<string, string>, roles: string[] = []) {
   const startedAt = performance.now()
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...roles], {
+  const child = spawn(process.execPath, [...MAIN, ...roles], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ONBOARDING_ENABLED: 'false', ...env },
   })
@@ -106,7 +104,7 @@ t.test('a reachable Redis with a password: the edge starts, and no line carries 
   const redis = await startRedis({ password: 'pw-0f3c9a1e' })
   t.teardown(() => redis.dispose())
   const url = `redis://:pw-0f3c9a1e@127.0.0.1:${redis.port}`
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'edge'], {
+  const child = spawn(process.execPath, [...MAIN, 'edge'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -1,11 +1,11 @@
-import type { EmbeddedIndexedSource } from '../../services/indexer/config.ts'
-import { startIndexerStandin } from './server.ts'
+import type { EmbeddedIndexedSource, IndexerUrls } from '../../services/indexer/config.ts'
+import { startStandinWorker } from '../worker-thread.ts'
 
-/** Starts the GraphQL stand-in for the embedded default (`npm start`, tests that run every role). */
+/**
+ * Starts the GraphQL stand-in for the embedded default (`npm start`) on a worker thread: building its schema
+ * and seed rows does not hold up the prices served from the same process.
+ */
 export async function startEmbeddedIndexer(): Promise<EmbeddedIndexedSource> {
-  const standin = await startIndexerStandin()
-  return {
-    urls: { 42161: standin.url(42161), 421614: standin.url(421614) },
-    close: () => standin.close(),
-  }
+  const worker = await startStandinWorker<{ urls: IndexerUrls }>(new URL('./worker.ts', import.meta.url), {})
+  return { urls: worker.started.urls, close: worker.close }
 }

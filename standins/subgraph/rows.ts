@@ -4,9 +4,40 @@
 
 import type { EntityName } from './entities.ts'
 import type { Row } from './filters.ts'
-import type { FeeRow, GroupRow, LimitRow, MetaDataRow, OrderRow, PairRow, TradeRow, UserRow, VaultRow } from './entities.ts'
+import type {
+  DepositRequestRow,
+  FeeRow,
+  GroupRow,
+  LimitRow,
+  LpShareRow,
+  MetaDataRow,
+  MMActionRow,
+  OrderRow,
+  PairRow,
+  SettlementRow,
+  TradeRow,
+  UserRow,
+  VaultRow,
+  WithdrawRequestRow,
+} from './entities.ts'
 
-export type { FeeRow, GroupRow, LimitRow, LimitType, MetaDataRow, OrderRow, PairRow, TradeRow, UserRow, VaultRow } from './entities.ts'
+export type {
+  DepositRequestRow,
+  FeeRow,
+  GroupRow,
+  LimitRow,
+  LimitType,
+  LpShareRow,
+  MetaDataRow,
+  MMActionRow,
+  OrderRow,
+  PairRow,
+  SettlementRow,
+  TradeRow,
+  UserRow,
+  VaultRow,
+  WithdrawRequestRow,
+} from './entities.ts'
 
 export const CHAIN_IDS = [42161, 421614] as const
 export type ChainId = (typeof CHAIN_IDS)[number]
@@ -24,6 +55,14 @@ export interface SeedData {
   metaDatas: readonly MetaDataRow[]
   users: readonly UserRow[]
   vaults: readonly VaultRow[]
+  /** the vault's settlements, oldest first */
+  settlements: readonly SettlementRow[]
+  depositRequests: readonly DepositRequestRow[]
+  withdrawRequests: readonly WithdrawRequestRow[]
+  mmactions: readonly MMActionRow[]
+  lpShares: readonly LpShareRow[]
+  /** the block every row was last changed at (the data's last block), for `_change_block` */
+  changedAtBlock: number
   /** every entity's rows as the server holds them (entities without seeded rows are empty) */
   rows: Readonly<Record<EntityName, readonly Row[]>>
 }

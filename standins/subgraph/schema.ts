@@ -2,12 +2,11 @@
 // graph-node's `block` argument checked against the indexed head. Which chain's tables a request reads
 // comes from its context.
 
-import { GraphQLError, type GraphQLEnumType, type GraphQLSchema } from 'graphql'
+import { GraphQLError, GraphQLFloat, GraphQLSchema, isEnumType, Kind, type GraphQLEnumType } from 'graphql'
 import { createSchema } from 'graphql-yoga'
-import { acceptEnumStringLiterals } from '../../kit/graphql-enum-strings.ts'
 import type { ChainHead } from './chain-head.ts'
 import { queryCollection, type CollectionArgs } from './collection-query.ts'
-import { ENTITIES, ENUMS, relationTarget, type EntityName, type EntitySpec } from './entities.ts'
+import { ENTITIES, ENTITY_BY_NAME, relationTarget, type EntityName, type EntitySpec } from './entities.ts'
 import type { Lookup, Row } from './filters.ts'
 import type { SeedData } from './rows.ts'
 import { BigIntScalar, BytesScalar } from './scalars.ts'
@@ -23,6 +22,8 @@ export type Tables = Readonly<Record<EntityName, Table>>
 export interface SubgraphContext {
   tables: Tables
   deployment: string
+  /** the block every row was last changed at, for `_change_block` (the stand-in keeps no history) */
+  changedAtBlock: number
   /** the last indexed block, as `_meta` reports it */
   head(): ChainHead
 }
@@ -65,13 +66,25 @@ export function buildSubgraphSchema(withoutFields: readonly string[] = []): Grap
     }
     relations[spec.name] = relationResolvers(spec)
   }
-  const schema = createSchema<SubgraphContext>({
+  const built = createSchema<SubgraphContext>({
     typeDefs: subgraphSdl(new Set(withoutFields)),
     resolvers: { BigInt: BigIntScalar, Bytes: BytesScalar, Query: query, ...relations },
-  })
-  // the entity enums take strings as graph-node's do; a filter checks the string against the values (filters.ts)
-  for (const name of Object.keys(ENUMS)) acceptEnumStringLiterals(schema.getType(name) as GraphQLEnumType)
+  }).toConfig()
+  // graph-node lists Float with the other scalars though no field uses it; graphql-js drops unused built-ins
+  const schema = new GraphQLSchema({ ...built, types: [...built.types, GraphQLFloat] })
+  // every enum (`orderBy`, `orderDirection`, `subgraphError`) takes its value as a string too, as graph-node's do
+  for (const type of Object.values(schema.getTypeMap())) if (isEnumType(type) && !type.name.startsWith('__')) acceptStringValues(type)
   return schema
+}
+
+/**
+ * An enum value written as a string (`orderDirection: "desc"`) is taken as the bare name, as graph-node
+ * coerces it (`graphql/src/values/coercion.rs`, `MaybeCoercible<EnumType>`); an unknown name is refused.
+ */
+function acceptStringValues(type: GraphQLEnumType): void {
+  const parseLiteral = type.parseLiteral.bind(type) as (...args: Parameters<GraphQLEnumType['parseLiteral']>) => unknown
+  type.parseLiteral = (node, variables) =>
+    node.kind === Kind.STRING ? (type.parseValue(node.value) as unknown) : parseLiteral(node, variables)
 }
 
 /**
@@ -94,12 +107,22 @@ function checkBlock(block: BlockHeight | null | undefined, context: SubgraphCont
 }
 
 function lookupIn(context: SubgraphContext): Lookup {
-  return { row: (entity, id) => context.tables[entity].byId.get(id) }
+  return {
+    row: (entity, id) => context.tables[entity].byId.get(id),
+    rows: (entity) => context.tables[entity].rows,
+    changedAtBlock: context.changedAtBlock,
+  }
 }
 
-/** A relation field holds the target's id; resolve it to the target row. */
+/** A relation field holds the target's id: resolve it to the target row; a derived field lists the rows pointing back. */
 function relationResolvers(spec: EntitySpec): Record<string, Resolver> {
   const resolvers: Record<string, Resolver> = {}
+  for (const [field, { entity, field: backField }] of Object.entries(spec.derived)) {
+    resolvers[field] = (row: Row, args: CollectionArgs, context: SubgraphContext) => {
+      const pointingBack = context.tables[entity].rows.filter((child) => child[backField] === row.id)
+      return queryCollection(pointingBack, ENTITY_BY_NAME.get(entity)!, args, lookupIn(context))
+    }
+  }
   for (const [field, fieldType] of Object.entries(spec.fields)) {
     const target = relationTarget(fieldType)
     if (!target) continue

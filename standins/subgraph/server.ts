@@ -90,8 +90,10 @@ function chainEndpoint(
   clock: () => number,
   currentFault: () => Fault,
 ): ChainEndpoint {
+  const data = seedData(chainId, seed)
   const context: SubgraphContext = {
-    tables: tablesOf(seedData(chainId, seed)),
+    tables: tablesOf(data),
+    changedAtBlock: data.changedAtBlock,
     deployment: `QmVenueIndexerStandin${chainId}`,
     head: () => chainHeadAt(chainId, Math.floor(clock() / 1000) - (currentFault() === 'lagging' ? LAG_SECONDS : 0)),
   }

@@ -27,7 +27,7 @@ const production = ['schemas', 'kit', 'bus', 'services', 'standins'].flatMap(sou
 // what each top-level folder's production code may import (besides itself)
 const allowed: Record<string, string[]> = {
   schemas: [],
-  kit: ['schemas'],
+  kit: [],
   bus: ['kit', 'schemas'],
   services: ['kit', 'bus', 'schemas'],
   // development stand-ins of outside systems: handed in by the development entry point, never imported by services/
@@ -50,9 +50,8 @@ t.test('production code imports only the layers below it, never standins/, deplo
 })
 
 t.test('no capability imports the edge or the top-level files of services/, which compose them', async (t) => {
-  // the process's composition: the edge, and services/*.ts (configuration, run-roles, serve, main, ...);
-  // process-env.ts names the roles and is read by the capabilities that report per role
-  const composers = /^services\/(edge\/|(?!process-env\.ts)[^/]+\.ts$)/
+  // the process's composition: the edge, and services/*.ts (configuration, run-roles, serve, main, ...)
+  const composers = /^services\/(edge\/|[^/]+\.ts$)/
   const violations = production
     .filter((file) => file.startsWith('services/') && !composers.test(file))
     .flatMap((file) =>
@@ -61,6 +60,28 @@ t.test('no capability imports the edge or the top-level files of services/, whic
         .map((target) => `${file} -> ${target}`),
     )
   t.same(violations, [])
+})
+
+t.test('onboarding has one public surface (its index.ts), and its intake and relay do not import each other', async (t) => {
+  const everyFile = ['schemas', 'kit', 'bus', 'services', 'standins', 'deploy', 'scripts', 'client', 'loadtest', 'bench', 'test'].flatMap(
+    sourceFiles,
+  )
+  const inside = (file: string) => file.startsWith('services/onboarding/')
+  const violations = everyFile.flatMap((file) =>
+    importsOf(file)
+      .filter((target) => inside(target) && target !== 'services/onboarding/index.ts' && !inside(file))
+      .map((target) => `${file} -> ${target}`),
+  )
+  t.same(violations, [], 'only index.ts is imported from outside')
+  const crossing = everyFile
+    .filter((file) => /^services\/onboarding\/(intake|relay)\//.test(file))
+    .flatMap((file) => {
+      const other = file.startsWith('services/onboarding/intake/') ? 'services/onboarding/relay/' : 'services/onboarding/intake/'
+      return importsOf(file)
+        .filter((target) => target.startsWith(other))
+        .map((target) => `${file} -> ${target}`)
+    })
+  t.same(crossing, [], 'intake/ and relay/ share only what lies above them in services/onboarding/')
 })
 
 t.test('no import cycles', async (t) => {

@@ -83,7 +83,7 @@ export function runInHost(
         })
         void exited.then((code) => {
           clearTimeout(timer)
-          reject(new Error(`${name} exited (${code}) before "${text}" (log ${name}.log)`))
+          reject(new Error(`${name} exited (${code}) before "${text}" (log ${name}.log${lastFatalLine(seen)})`))
         })
       })
     },
@@ -112,3 +112,17 @@ export const partition = (host: Host) =>
   ])
 
 export const heal = (host: Host) => execInHost(host, 'nft', ['delete table inet vgc_partition'])
+
+/** The message of the last fatal or error line of a service's JSON log, to name why it exited. */
+function lastFatalLine(output: string): string {
+  const line = output
+    .split('\n')
+    .reverse()
+    .find((entry) => /"level":(50|60)/.test(entry))
+  if (!line) return ''
+  try {
+    return `: ${String((JSON.parse(line) as { msg?: unknown }).msg)}`
+  } catch {
+    return ''
+  }
+}

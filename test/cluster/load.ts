@@ -35,45 +35,84 @@ export interface StreamRecord {
   opened: number
   closed?: number
   ticks: number
-  /** ticks whose seq was not above the one before for the same pair */
-  backwards: Array<{ pair: string; from: number; to: number }>
+  /** ticks whose seq was not above the one before for the same pair (across a recovered resume too) */
+  backwards: Array<{ at: number; pair: string; from: number; to: number }>
   /** ticks missed, from seq jumps */
   jumped: number
+  /** each seq jump, when it came */
+  jumps: Array<{ at: number; pair: string; missed: number }>
   /** ticks missed, from gap frames */
   gapDropped: number
+  /** each gap frame, when it came */
+  gaps: Array<{ at: number; dropped: number }>
+  /** after a recovered resume: ticks missed between the last tick before it and each pair's first after it */
+  seamMissed: number
   snapshot: boolean
+  /** a reconnect that asked to resume after its last cursor: whether the server recovered it */
+  resumed?: 'recovered' | 'refused'
 }
 
+/**
+ * Stream clients that resume as the client package does: each asks for cursors, keeps the last one and the
+ * last seq per pair, and reconnects with `?from=<cursor>`. A recovered resume goes on from those seqs, so
+ * a jump or a repeat across it is a tick lost or sent twice by the move; a refused one starts from its snapshot.
+ */
 export function streamClients(count: number, throughput: Throughput) {
   const records: StreamRecord[] = []
   const open = new Set<WebSocket>()
   let running = true
+  const cursors = new Map<number, string>()
+  const lastSeqs = new Map<number, Map<string, number>>()
   const connect = (client: number) => {
     if (!running) return
-    const socket = new WebSocket(`${LB_URL.replace('http', 'ws')}/v1/prices/stream?pairs=${STREAM_PAIRS.join(',')}`, {
+    const cursor = cursors.get(client)
+    const resume = cursor === undefined ? 'cursor=true' : `from=${cursor}`
+    const socket = new WebSocket(`${LB_URL.replace('http', 'ws')}/v1/prices/stream?pairs=${STREAM_PAIRS.join(',')}&${resume}`, {
       localAddress: CLIENT_ADDRESSES[client % CLIENT_ADDRESSES.length],
       handshakeTimeout: 5000,
     })
-    const record: StreamRecord = { client, opened: Date.now(), ticks: 0, backwards: [], jumped: 0, gapDropped: 0, snapshot: false }
-    const last = new Map<string, number>()
+    const record: StreamRecord = {
+      client,
+      opened: Date.now(),
+      ticks: 0,
+      backwards: [],
+      jumped: 0,
+      jumps: [],
+      gapDropped: 0,
+      gaps: [],
+      seamMissed: 0,
+      snapshot: false,
+    }
+    let last = lastSeqs.get(client) ?? new Map<string, number>()
+    lastSeqs.set(client, last)
+    const pairsSeen = new Set<string>()
     socket.on('open', () => {
       open.add(socket)
       records.push(record)
     })
     socket.on('message', (data) => {
       const frame = JSON.parse((data as Buffer).toString())
+      if (frame.cursor !== undefined) cursors.set(client, frame.cursor)
       if (frame.type === 'snapshot') {
         record.snapshot = true
-        for (const [pair, seq] of Object.entries(frame.seq as Record<string, number>)) last.set(pair, seq)
+        lastSeqs.set(client, (last = new Map(Object.entries(frame.seq as Record<string, number>))))
       } else if (frame.type === 'tick') {
         const pair = frame.data.pair as string
         const before = last.get(pair) ?? 0
-        if (frame.seq <= before) record.backwards.push({ pair, from: before, to: frame.seq })
-        else record.jumped += frame.seq - before - 1
+        if (frame.seq <= before) record.backwards.push({ at: Date.now(), pair, from: before, to: frame.seq })
+        else if (frame.seq > before + 1) {
+          record.jumped += frame.seq - before - 1
+          record.jumps.push({ at: Date.now(), pair, missed: frame.seq - before - 1 })
+          if (record.resumed === 'recovered' && !pairsSeen.has(pair)) record.seamMissed += frame.seq - before - 1
+        }
+        pairsSeen.add(pair)
         last.set(pair, frame.seq)
         record.ticks++
         throughput.at().ticks++
-      } else if (frame.type === 'gap') record.gapDropped += frame.dropped
+      } else if (frame.type === 'gap') {
+        record.gapDropped += frame.dropped
+        record.gaps.push({ at: Date.now(), dropped: frame.dropped })
+      } else if (frame.type === 'resumed') record.resumed = frame.recovered ? 'recovered' : 'refused'
     })
     socket.on('error', () => undefined)
     socket.on('close', () => {

@@ -1,8 +1,10 @@
 // Starts each part of the cluster in its host, with the configuration the deploy/ manifests describe.
+import { compiledEntry, UNUSED_INDEXED_SOURCE } from '../support/service-process.ts'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { address, runInHost, type Host, type HostProcess } from './hosts.ts'
+import { nodeArgumentsFor } from '../support/node-script.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const START_MS = 120_000
@@ -69,7 +71,7 @@ export async function chainHost(dir: string): Promise<{ process: HostProcess; de
     'chain',
     'chain',
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'test/cluster/chain-host.ts'), address.chain, deploymentFile, String(SLOW_LINK_MS)],
+    [...nodeArgumentsFor(join(ROOT, 'test/cluster/chain-host.ts')), address.chain, deploymentFile, String(SLOW_LINK_MS)],
     {
       logDir: dir,
       cwd: ROOT,
@@ -84,9 +86,15 @@ export function serviceEnv(deploymentFile: string, allowlist: string[]): Record<
   return {
     NATS_URL,
     NATS_KV_REPLICAS: '3',
+    // one copy of the tick stream: three NATS nodes share this host's two cores with everything else, and with
+    // every tick replicated three times the bucket's raft group fell so far behind after a partition's heal that
+    // the bucket was unreadable for over 60 s (13.7 s with one copy); docs/cluster.md
+    NATS_TICK_STREAM_REPLICAS: '1',
     REDIS_SENTINELS: SENTINELS,
     REDIS_SENTINEL_NAME: SENTINEL_NAME,
     DEPLOYMENT_FILE: deploymentFile,
+    // the load reads prices, the stream and onboards; no portfolio read reaches an indexed source
+    ...UNUSED_INDEXED_SOURCE,
     ONBOARD_ALLOWLIST: allowlist.join(','),
     ONBOARD_DEADLINE_MS: '4000',
     STALE_AFTER_MS: '3000',
@@ -97,10 +105,12 @@ export function serviceEnv(deploymentFile: string, allowlist: string[]): Record<
   }
 }
 
+/** A service process of the compiled build, as the image runs it. */
 export function serviceProcess(host: Host, roles: string[], env: Record<string, string>, dir: string): HostProcess {
-  return runInHost(host, host, process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/start.ts'), ...roles], {
+  const entry = compiledEntry()
+  return runInHost(host, host, process.execPath, [...entry.args, ...roles], {
     logDir: dir,
-    cwd: ROOT,
+    cwd: entry.cwd,
     env: { ...env, HOST: address[host], PORT: String(EDGE_PORT), OPS_PORT: String(OPS_PORT) },
   })
 }

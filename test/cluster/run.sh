@@ -6,16 +6,45 @@
 # "N passed, N failed" last, "0 passed, 1 failed" when the run could not count (not root, timed out, crashed).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+usage() {
+  cat <<'EOF'
+usage: npm run test:cluster -- [options] [OUT_DIR]
+
+Builds the cluster's hosts (network namespaces: needs root), runs the fault schedule inside the control host
+within the time budget, and removes every host afterwards. Writes result.json, timeline.html and each part's
+log into OUT_DIR (default ./cluster-run); prints "N passed, N failed" last.
+
+options:
+  --schedule NAME     full, ci or nats: the faults to run (default full)
+  --budget SECONDS    the run's deadline (default 900)
+  -h, --help          print this help and exit
+EOF
+}
+# the command-line rules every command follows (kit/command-line.ts): --help on stdout, exit 0; a refusal as
+# the usage and one line on stderr, exit 2
+refuse() {
+  usage >&2
+  printf '\nerror: %s\n' "$1" >&2
+  exit 2
+}
 schedule=full
 budget=900
-out=$PWD/cluster-run
+out=
 while [ $# -gt 0 ]; do
   case "$1" in
-    --schedule) schedule=$2; shift 2 ;;
-    --budget) budget=$2; shift 2 ;;
-    *) out=$1; shift ;;
+    -h | --help) usage; exit 0 ;;
+    --schedule | --budget)
+      [ $# -ge 2 ] || refuse "option '$1 <value>' argument missing"
+      if [ "$1" = --schedule ]; then schedule=$2; else budget=$2; fi
+      shift 2 ;;
+    -*) refuse "unknown option '$1'" ;;
+    *) [ -z "$out" ] || refuse "too many arguments: \"$1\""; out=$1; shift ;;
   esac
 done
+# the schedules test/cluster/run.ts runs
+case "$schedule" in full | ci | nats) ;; *) refuse "--schedule is full, ci or nats, not \"$schedule\"" ;; esac
+case "$budget" in '' | *[!0-9]*) refuse "--budget takes a whole number of seconds, not \"$budget\"" ;; esac
+out=${out:-$PWD/cluster-run}
 if [ "$(id -u)" -ne 0 ]; then
   echo "cluster run skipped: it builds network namespaces and needs root"
   echo "0 passed, 1 failed"

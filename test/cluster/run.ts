@@ -6,14 +6,15 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { jetstream } from '@nats-io/jetstream'
-import { Kvm } from '@nats-io/kv'
+import { Kvm, type KV } from '@nats-io/kv'
 import { connect } from '@nats-io/transport-node'
 import { maxUint256, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { PAIRS } from '../../schemas/pairs.ts'
 import { devnetChain } from '../support/devnet-chain.ts'
 import { address, CLIENT_ADDRESSES, execInHost, heal, partition, type Host, type HostProcess } from './hosts.ts'
 import { httpRequest, jsonOf } from './http-client.ts'
-import { onboardOnce, restReaders, streamClients, Throughput, type OnboardingHistory } from './load.ts'
+import { onboardOnce, restReaders, streamClients, Throughput, type OnboardingHistory, type StreamRecord } from './load.ts'
 import {
   chainHost,
   EDGE_PORT,
@@ -81,10 +82,11 @@ const redis = new Map<string, HostProcess>([
   ['redis1', redisNode('redis1', logDir)],
   ['redis2', redisNode('redis2', logDir, 'redis1')],
 ])
-for (const host of ['sent1', 'sent2', 'sent3'] as const) sentinel(host, logDir)
+const sentinels = (['sent1', 'sent2', 'sent3'] as const).map((host) => sentinel(host, logDir))
 const chainStart = chainHost(logDir)
 await Promise.all([...nats.values()].map((node) => node.waitForOutput('Server is ready', START_MS)))
 await until(async () => (await natsJson('nats1', '/jsz')).meta_cluster?.leader, 30_000, 'a JetStream meta leader')
+await Promise.all(sentinels.map((node) => node.waitForOutput('+monitor master', START_MS)))
 const { deploymentFile, process: chainProcess } = await chainStart
 const chainProcessOf = () => chainProcess
 const deployment = JSON.parse(readFileSync(deploymentFile, 'utf8'))
@@ -347,6 +349,7 @@ defineFault('edge-kill', 'kill the edge holding the most stream connections', as
     (notes.allStreamsBackAfterMs as number) < 30_000,
     `${String(notes.allStreamsBackAfterMs)} ms`,
   )
+  checkResumesAfterKill(killedAt, Date.now(), notes)
 })
 
 for (const id of schedule) await fault(faultPlan.get(id)!.name, faultPlan.get(id)!.run)
@@ -477,14 +480,16 @@ async function convergence(when: string, notes: Record<string, unknown>) {
   const healedAt = Date.now()
   const nc = await connect({ servers: NATS_URL.split(','), name: 'cluster-checker', timeout: 4000 })
   try {
-    // JetStream answers "temporarily unavailable" while the bucket's stream elects a leader after a node loss
+    // read as the edges read it (bus/nats-price-bus.ts readLatest): a direct get of every listed pair, which any
+    // replica answers; JetStream answers "temporarily unavailable" while no replica can
+    let kv: KV | undefined
     const latest = await until(
       async () => {
-        const kv = await new Kvm(jetstream(nc)).open('prices')
+        kv ??= await new Kvm(jetstream(nc)).open('prices')
         const rows = new Map<string, number>()
-        for await (const key of await kv.keys()) {
-          const entry = await kv.get(key)
-          if (entry?.value.length) rows.set(key, entry.json<{ timestampSeconds: number }>().timestampSeconds)
+        for (const { symbol } of PAIRS) {
+          const entry = await kv.get(symbol)
+          if (entry?.value.length) rows.set(symbol, entry.json<{ timestampSeconds: number }>().timestampSeconds)
         }
         return rows.size > 0 ? rows : undefined
       },
@@ -626,14 +631,73 @@ function checkStreams() {
     unexplained.length === 0,
     `${unexplained.length} connections reported more than they skipped`,
   )
-  const withoutSnapshot = streams.records.filter((record) => record.ticks > 0 && !record.snapshot)
-  check('whole run', 'every connection got its snapshot before ticks', withoutSnapshot.length === 0, `${withoutSnapshot.length} without`)
+  const withoutSnapshot = streams.records.filter((record) => record.ticks > 0 && !record.snapshot && record.resumed !== 'recovered')
+  check(
+    'whole run',
+    'every connection got its snapshot or a recovered resume before ticks',
+    withoutSnapshot.length === 0,
+    `${withoutSnapshot.length} without`,
+  )
   measured.streams = {
     connections: streams.records.length,
     ticks: streams.records.reduce((sum, record) => sum + record.ticks, 0),
     missedBySeqJump: streams.records.reduce((sum, record) => sum + record.jumped, 0),
     gapDropped: streams.records.reduce((sum, record) => sum + record.gapDropped, 0),
+    resumesRecovered: streams.records.filter((record) => record.resumed === 'recovered').length,
+    resumesRefused: streams.records.filter((record) => record.resumed === 'refused').length,
   }
+}
+
+/**
+ * The streams the killed edge held resume on the other edge: each client whose connection closed after the
+ * kill comes back with a recovered resume, and from its last seq before the kill to the end of the fault
+ * every pair's seq goes up by one (seq is numbered once for the deployment, so a jump is a missed tick and a
+ * seq not above the last one a repeated tick). At the resume itself no jump is allowed: each pair's first tick
+ * after it follows the last one before. Later, a jump a gap frame announced is the spec's loss rule (an edge
+ * that falls behind conflates live ticks and says so) and is counted apart.
+ */
+function checkResumesAfterKill(killedAt: number, endedAt: number, notes: Record<string, unknown>) {
+  const byClient = new Map<number, StreamRecord[]>()
+  for (const record of streams.records) byClient.set(record.client, [...(byClient.get(record.client) ?? []), record])
+  let moved = 0
+  let refused = 0
+  let atSeam = 0
+  let unannounced = 0
+  let announced = 0
+  let repeated = 0
+  for (const records of byClient.values()) {
+    const cut = records.findIndex((record) => record.closed !== undefined && record.closed >= killedAt && record.closed <= endedAt)
+    if (cut === -1) continue
+    moved++
+    const next = records[cut + 1]
+    if (next?.resumed !== 'recovered') {
+      refused++
+      continue
+    }
+    atSeam += next.seamMissed
+    for (const record of records.slice(cut + 1)) {
+      const jumped = record.jumps.filter((jump) => jump.at <= endedAt).reduce((sum, jump) => sum + jump.missed, 0)
+      const gapped = record.gaps.filter((gap) => gap.at <= endedAt).reduce((sum, gap) => sum + gap.dropped, 0)
+      announced += Math.min(jumped, gapped)
+      unannounced += Math.max(0, jumped - gapped)
+      repeated += record.backwards.filter((tick) => tick.at <= endedAt).length
+    }
+  }
+  notes.streamsResumed = {
+    moved,
+    notRecovered: refused,
+    missingAtResume: atSeam,
+    missing: unannounced,
+    announcedByGap: announced,
+    repeated,
+  }
+  check(
+    'edge kill',
+    'streams of the killed edge resume on the other edge with 0 missing and 0 repeated ticks',
+    moved > 0 && refused === 0 && atSeam === 0 && unannounced === 0 && repeated === 0,
+    `${moved} moved, ${refused} not recovered, ${atSeam} missing at the resume, ${unannounced} missing unannounced, ` +
+      `${announced} conflated live and announced by gap, ${repeated} repeated`,
+  )
 }
 
 function checkStatusTruth() {

@@ -1,13 +1,12 @@
 // The live board through a bus outage, in a real Chromium: the stream has no frame for one (its sockets
 // stay open and fall quiet), so the board polls GET /v1/status, shows a banner while the feed is
-// degraded, and clears it and re-reads every price when the bus returns.
+// degraded, and clears it and re-reads every price when the bus returns. The service (ingestor and edge) runs
+// from the compiled build on a nats-server the test stops and starts again.
 import t from 'tap'
 import { randomUUID } from 'node:crypto'
-import { runRoles } from '../../services/run-roles.ts'
 import { artifactPath, launchChromium } from '../support/browser.ts'
 import { freePort, startNats } from '../support/servers.ts'
-import { WITH_EMBEDDED_INDEXER } from '../support/embedded-indexer.ts'
-import { silentLogger } from '../support/silent-logger.ts'
+import { startServiceProcess, UNUSED_INDEXED_SOURCE } from '../support/service-process.ts'
 
 /** the board checks the status every 5 s; the edge says degraded within a fraction of a second */
 const BANNER_DEADLINE_MS = 12_000
@@ -21,19 +20,16 @@ t.teardown(() => browser.close())
 
 const port = await freePort()
 const base = `http://127.0.0.1:${port}`
-const service = await runRoles(
-  {
-    PORT: String(port),
-    OPS_PORT: '0',
-    HOST: '127.0.0.1',
-    ONBOARDING_ENABLED: 'false',
-    NATS_URL: nats.url,
-    BUS_NAMESPACE: `board${randomUUID().slice(0, 8)}`,
-  },
-  silentLogger(),
-  WITH_EMBEDDED_INDEXER,
-)
+const service = startServiceProcess(['edge', 'ingestor'], {
+  ...UNUSED_INDEXED_SOURCE,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  ONBOARDING_ENABLED: 'false',
+  NATS_URL: nats.url,
+  BUS_NAMESPACE: `board${randomUUID().slice(0, 8)}`,
+})
 t.teardown(() => service.stop())
+await service.waitForLog('edge listening')
 
 t.test('NATS stopped: the board shows the outage while its stream stays connected; NATS back: it clears', async (t) => {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1200 } })
@@ -66,7 +62,9 @@ t.test('NATS stopped: the board shows the outage while its stream stays connecte
   t.comment(`banner cleared ${Date.now() - restartedAt} ms after NATS returned`)
   t.equal(await page.locator('#feed').getAttribute('data-state'), 'ok')
   await page.locator('#events li.recovered', { hasText: 're-read 83 prices after the outage' }).waitFor({ timeout: CLEARED_DEADLINE_MS })
-  t.equal(await page.locator('#rereads').textContent(), '1', 'the prices re-read once')
+  // the ticks published while the edge was off the bus are announced by gaps (docs/stream.md, the loss
+  // contract), and the client re-reads on those too: at least once, for the outage
+  t.ok(Number(await page.locator('#rereads').textContent()) >= 1, 'the prices re-read')
   t.equal(await page.locator('#reconnects').textContent(), '0', 'the same connection throughout')
   const updates = Number(await page.locator('tr[data-pair="BTC-USD"]').getAttribute('data-updates'))
   await page.waitForFunction(

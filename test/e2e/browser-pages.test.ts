@@ -1,14 +1,12 @@
 // The pages as a person meets them, in a real Chromium: the live board, the API reference, and REST
-// called from a page of another origin (CORS).
+// called from a page of another origin (CORS). The service (ingestor and edge) runs from the compiled build,
+// as a user's browser meets it, and is restarted as a process.
 import t from 'tap'
 import { createServer } from 'node:http'
 import type { Page } from 'playwright-core'
-import { buildOpenApiDocument } from '../../schemas/openapi.ts'
-import { runRoles, type RunningRoles } from '../../services/run-roles.ts'
 import { artifactPath, launchChromium } from '../support/browser.ts'
 import { freePort } from '../support/servers.ts'
-import { WITH_EMBEDDED_INDEXER } from '../support/embedded-indexer.ts'
-import { silentLogger } from '../support/silent-logger.ts'
+import { serviceProcessStarter, UNUSED_INDEXED_SOURCE } from '../support/service-process.ts'
 
 const browser = await launchChromium()
 t.teardown(() => browser.close())
@@ -16,14 +14,20 @@ t.teardown(() => browser.close())
 const port = await freePort()
 const otherOrigin = `http://127.0.0.1:${await freePort()}`
 const base = `http://127.0.0.1:${port}`
-const start = () =>
-  runRoles(
-    { PORT: String(port), OPS_PORT: '0', HOST: '127.0.0.1', ONBOARDING_ENABLED: 'false', STREAM_ALLOWED_ORIGINS: otherOrigin },
-    silentLogger(),
-    WITH_EMBEDDED_INDEXER,
-  )
-let service: RunningRoles = await start()
-t.teardown(() => service.stop())
+const startProcess = serviceProcessStarter(t, {
+  ...UNUSED_INDEXED_SOURCE,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  ONBOARDING_ENABLED: 'false',
+  STREAM_ALLOWED_ORIGINS: otherOrigin,
+})
+/** The service's ingestor and edge, once the edge listens. */
+const start = async () => {
+  const started = startProcess(['edge', 'ingestor'])
+  await started.waitForLog('edge listening')
+  return started
+}
+let service = await start()
 
 /** Every request the page makes, to check that nothing leaves the service's own origin. */
 const requestsOf = (page: Page) => {
@@ -94,11 +98,11 @@ t.test('the docs page renders every operation of the OpenAPI document; the event
   t.teardown(() => page.close())
   const requests = requestsOf(page)
   await page.goto(`${base}/docs`)
-  const document = buildOpenApiDocument()
-  const summaries = Object.values(document.paths ?? {}).flatMap((item) =>
+  const document = (await (await fetch(`${base}/v1/openapi.json`)).json()) as { paths: Record<string, unknown> }
+  const summaries = Object.values(document.paths).flatMap((item) =>
     Object.values(item as Record<string, { summary: string }>).map((operation) => operation.summary),
   )
-  t.equal(summaries.length, 18)
+  t.equal(summaries.length, 24)
   await page.getByText(summaries[0]!).first().waitFor({ timeout: 20_000 })
   const text = (await page.locator('body').textContent()) ?? ''
   for (const summary of summaries) t.ok(text.includes(summary), `the reference shows "${summary}"`)

@@ -12,7 +12,7 @@ import { writeDeployment } from '../../deploy/devnet/devnet.ts'
 import { devnetChain } from '../support/devnet-chain.ts'
 import { postOnboarding, readJson } from '../support/http.ts'
 import { freePort, startNats, startRedis } from '../support/servers.ts'
-import { serviceProcessStarter } from '../support/service-process.ts'
+import { serviceProcessStarter, UNUSED_INDEXED_SOURCE } from '../support/service-process.ts'
 import { waitFor } from '../support/wait.ts'
 import { priceRow, rowBytes } from '../support/price-rows.ts'
 import { natsPriceBus } from '../../bus/nats-price-bus.ts'
@@ -31,6 +31,7 @@ const chain = devnetChain(devnet.chain(42161))
 t.teardown(chain.close)
 
 const shared = {
+  ...UNUSED_INDEXED_SOURCE,
   NATS_URL: nats.url,
   REDIS_URL: redis.url,
   BUS_NAMESPACE: `cluster${randomUUID().slice(0, 8)}`,

@@ -1,14 +1,13 @@
 import { createRequire } from 'node:module'
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import { build } from '../../scripts/build.ts'
 import { startIndexerStandin } from '../../standins/subgraph/index.ts'
 import { readJson } from '../support/http.ts'
 import { freePort } from '../support/servers.ts'
-import { startServiceProcess } from '../support/service-process.ts'
+import { compiledEntry, startServiceProcess } from '../support/service-process.ts'
 import { waitFor } from '../support/wait.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -37,8 +36,10 @@ function productionInstall(dir: string): void {
 t.test('the compiled build serves prices with plain node, without tsx or any dev dependency', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'venue-build-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  // `npm test` type-checks the tree (test/architecture/type-check.test.ts); here only the emit and the assets are under test
-  build({ outDir: join(dir, 'dist'), noCheck: true })
+  // the run's build, type check included (`npm run build`'s; made here when it is not current), copied beside
+  // production dependencies only
+  compiledEntry()
+  cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true })
   productionInstall(dir)
   const main = join(dir, 'dist', 'services', 'main.js')
   const resolveFromBuild = createRequire(main).resolve
@@ -70,7 +71,7 @@ t.test('the compiled build serves prices with plain node, without tsx or any dev
   // what the kernel ran (the spawn goes through a parent-death-signal wrapper that execs node)
   const proc = (file: string) => readFileSync(`/proc/${service.child.pid}/${file}`, 'utf8').split('\0').filter(Boolean)
   t.same(proc('cmdline'), [process.execPath, main, 'edge', 'ingestor'], 'plain node, no --import')
-  // tap's process tracker adds its own --import to NODE_OPTIONS of every child it sees spawned
+  // nothing the test run sets reaches the service through NODE_OPTIONS either
   const nodeOptions = proc('environ').find((variable) => variable.startsWith('NODE_OPTIONS=')) ?? ''
   t.notMatch(nodeOptions, /tsx/, 'no tsx loader through NODE_OPTIONS')
   await service.waitForLog('edge listening')

@@ -1,13 +1,13 @@
 // EDGE_WORKERS=2: two edge processes share one port; the kernel spreads connections over both, and every
 // connection, whichever process holds it, gets every tick of its pairs in order with seq counting up
-// from its snapshot's baseline (seq is per process, like replicas').
+// from its snapshot's baseline.
 import t from 'tap'
-import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { natsPriceBus } from '../../bus/nats-price-bus.ts'
 import { priceRow, rowBytes } from '../support/price-rows.ts'
 import { freePort, startNats } from '../support/servers.ts'
-import { startServiceProcess } from '../support/service-process.ts'
+import { edgeOnNats, startServiceProcess, UNUSED_INDEXED_SOURCE } from '../support/service-process.ts'
+import { socketsByPid } from '../support/sockets.ts'
 import { openStream } from '../support/stream-clients.ts'
 import { waitFor } from '../support/wait.ts'
 import { silentLogger } from '../support/silent-logger.ts'
@@ -15,30 +15,10 @@ import { silentLogger } from '../support/silent-logger.ts'
 const nats = await startNats()
 t.teardown(() => nats.dispose())
 
-/** The processes holding sockets on `port` in `state` (listening or established), by pid, from ss. */
-function socketsByPid(port: number, state: 'listening' | 'established'): Map<number, number> {
-  const lines = execFileSync('ss', ['-tnpH', 'state', state, `( sport = :${port} )`], { encoding: 'utf8' }).split('\n')
-  const counts = new Map<number, number>()
-  for (const line of lines) {
-    const pid = /pid=(\d+)/.exec(line)?.[1]
-    if (pid) counts.set(Number(pid), (counts.get(Number(pid)) ?? 0) + 1)
-  }
-  return counts
-}
-
 t.test('two edge workers on one port: connections on both, each with every tick in order and exact seq', async (t) => {
   const namespace = `e2e${randomUUID().slice(0, 8)}`
   const port = await freePort()
-  const service = startServiceProcess(['edge'], {
-    NATS_URL: nats.url,
-    BUS_NAMESPACE: namespace,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    EDGE_WORKERS: '2',
-    ONBOARDING_ENABLED: 'false',
-    // conflation is not what this test is about
-    STREAM_FANOUT_SLICE_MS: '1000',
-  })
+  const service = startServiceProcess(['edge'], { ...edgeOnNats(nats.url, namespace), PORT: String(port), EDGE_WORKERS: '2' })
   t.teardown(() => service.stop())
   const listeners = await waitFor(
     () => {
@@ -108,7 +88,13 @@ t.test('two edge workers on one port: connections on both, each with every tick 
 })
 
 t.test('EDGE_WORKERS above 1 without NATS is refused at start', async (t) => {
-  const service = startServiceProcess(['edge'], { HOST: '127.0.0.1', PORT: String(await freePort()), EDGE_WORKERS: '2' })
+  const service = startServiceProcess(['edge'], {
+    ...UNUSED_INDEXED_SOURCE,
+    ONBOARDING_ENABLED: 'false',
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    EDGE_WORKERS: '2',
+  })
   t.teardown(() => service.stop())
   const record = await service.waitForLog(
     'EDGE_WORKERS above 1 needs the edge role and NATS_URL: each worker subscribes to the ticks on NATS',

@@ -1,13 +1,14 @@
 import t from 'tap'
 import { PriceSnapshot } from '../../schemas/price.ts'
+import { runTypeScript, STACK_FRAME } from '../support/command-run.ts'
 import { readJson } from '../support/http.ts'
 import { freePort } from '../support/servers.ts'
-import { startServiceProcess } from '../support/service-process.ts'
+import { NPM_START_ENTRY, startServiceProcess } from '../support/service-process.ts'
 import { waitFor } from '../support/wait.ts'
 
 t.test('with no configuration the service runs every role embedded, and stops on SIGTERM', async (t) => {
   const port = await freePort()
-  const service = startServiceProcess([], { PORT: String(port) })
+  const service = startServiceProcess([], { PORT: String(port) }, undefined, NPM_START_ENTRY)
   t.teardown(() => service.stop())
   const starting = await service.waitForLog('starting roles')
   t.same(starting.roles, ['ingestor', 'edge', 'relayer'])
@@ -27,6 +28,8 @@ t.test('with no configuration the service runs every role embedded, and stops on
     },
     { what: 'the first snapshot' },
   )
+  // `npm run demo:onboard` right after the first price, as the README says: it waits for this run's chains
+  const demo = runTypeScript('scripts/demo-onboard.ts', [`http://127.0.0.1:${port}`, '--ops', ops], { timeoutMs: 120_000 })
   t.ok(PriceSnapshot.safeParse(snapshot).success)
   t.equal(snapshot.prices.length, 83, 'every listed pair has a schedule and a simulated price')
   const status = await readJson(await fetch(`http://127.0.0.1:${port}/v1/status`))
@@ -43,8 +46,14 @@ t.test('with no configuration the service runs every role embedded, and stops on
   t.equal((await fetch(`http://127.0.0.1:${port}/v1/market-hours?pair=BTC-USD`)).status, 200)
   const onboard = await fetch(`http://127.0.0.1:${port}/v1/onboard`, { method: 'POST', body: '{}' })
   t.equal(onboard.status, 400, 'the onboarding intake validates')
+  const onboarded = await demo
+  t.equal(onboarded.code, 0, 'the demo onboarded')
+  const [answerLine, ...body] = onboarded.stdout.split('\n')
+  t.equal(answerLine, 'POST /v1/onboard → 200')
+  t.equal(JSON.parse(body.join('\n')).status, 'confirmed')
+  t.notMatch(onboarded.stderr, STACK_FRAME)
   const ready = await fetch(`${ops}/readyz`)
-  t.same(await readJson(ready), { ready: true, checks: { bus: true } })
+  t.same(await readJson(ready), { ready: true, checks: { bus: true, routes: true }, details: { onboarding: 'ready' } }, 'the chains are up')
   // hot-path counters reach /metrics within a second
   const metrics = await waitFor(
     async () => {
@@ -60,7 +69,7 @@ t.test('with no configuration the service runs every role embedded, and stops on
 })
 
 t.test('a wrong setting stops the start with a message naming it', async (t) => {
-  const service = startServiceProcess([], { PORT: 'eighty', FEED_SOURCE: 'carrier-pigeon' })
+  const service = startServiceProcess([], { PORT: 'eighty', FEED_SOURCE: 'carrier-pigeon' }, undefined, NPM_START_ENTRY)
   const exitCode = await new Promise((resolve) => service.child.once('exit', resolve))
   t.equal(exitCode, 1)
   const fatal = service.logs.map((line) => JSON.parse(line)).find((record) => record.level === 60)

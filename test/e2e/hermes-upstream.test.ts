@@ -1,53 +1,47 @@
 // The service against a Hermes that behaves like the real one: a refused key is loud but quiet on the wire
 // (status degraded, one error line, a metric, /readyz says so, the key nowhere), and with the key (read
-// from a file) prices flow while a feed Hermes does not know is named on /readyz and in /metrics.
+// from a file) prices flow while a feed Hermes does not know is named on /readyz and in /metrics. The service
+// runs from the compiled build, its HERMES_URL the Hermes double started here; what it logs is read from its
+// output.
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-import { pino } from 'pino'
-import t from 'tap'
+import t, { type Test } from 'tap'
 
 import { FEED_IDS, feedIdFor } from '../../services/ingestor/feed-ids.ts'
-import { runRoles } from '../../services/run-roles.ts'
 import { HermesTestServer } from '../support/hermes/hermes-server.ts'
 import { readJson } from '../support/http.ts'
+import { startServiceProcess, UNUSED_INDEXED_SOURCE, type ServiceProcess } from '../support/service-process.ts'
 import { START_DEADLINE_MS, waitFor } from '../support/wait.ts'
-import { WITH_EMBEDDED_INDEXER } from '../support/embedded-indexer.ts'
-import { silentLogger } from '../support/silent-logger.ts'
 
 const KEY = 'e2e-hermes-key-90af'
 const EUR = feedIdFor('EUR-USD')
-const BASE_ENV = {
-  PORT: '0',
-  OPS_PORT: '0',
-  HOST: '127.0.0.1',
-  FEED_SOURCE: 'hermes',
-  ONBOARDING_ENABLED: 'false',
-  RATE_LIMITS_ENABLED: 'false',
-}
+const REFUSED = 'Hermes refused the request: check HERMES_API_KEY'
 
-function capturingLogger() {
-  const lines: string[] = []
-  const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) })
-  const messages = () => lines.map((line) => JSON.parse(line) as { msg: string; level: number })
-  return { logger, lines, messages }
+/** The service on this Hermes, stopped with the test; its public and ops base URLs once both listen. */
+async function startService(t: Test, hermes: Record<string, string>): Promise<{ service: ServiceProcess; base: string; ops: string }> {
+  const service = startServiceProcess(['edge', 'ingestor'], {
+    ...UNUSED_INDEXED_SOURCE,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    FEED_SOURCE: 'hermes',
+    ONBOARDING_ENABLED: 'false',
+    RATE_LIMITS_ENABLED: 'false',
+    ...hermes,
+  })
+  t.teardown(() => service.stop())
+  const [edge, ops] = await Promise.all([service.waitForLog('edge listening'), service.waitForLog('ops endpoints listening')])
+  return { service, base: `http://127.0.0.1:${Number(edge.port)}`, ops: `http://127.0.0.1:${Number(ops.port)}` }
 }
 
 t.test('a refused key: degraded, one error line, the metric, /readyz; the key in no log, metric or answer', async (t) => {
   const hermes = await HermesTestServer.start({ apiKey: KEY, slotMs: 50 })
   t.teardown(() => hermes.close())
   const wrongKey = 'not-the-key-4c1d'
-  const { logger, lines, messages } = capturingLogger()
-  const service = await runRoles({ ...BASE_ENV, HERMES_URL: hermes.url, HERMES_API_KEY: wrongKey }, logger, WITH_EMBEDDED_INDEXER)
-  t.teardown(() => service.stop())
-  const base = `http://127.0.0.1:${service.port}`
-  const ops = `http://127.0.0.1:${service.opsPort}`
+  const { service, base, ops } = await startService(t, { HERMES_URL: hermes.url, HERMES_API_KEY: wrongKey })
 
-  await waitFor(() => messages().some((record) => record.msg === 'Hermes refused the request: check HERMES_API_KEY'), {
-    timeoutMs: START_DEADLINE_MS,
-    what: 'the error line',
-  })
+  await service.waitForLog(REFUSED, START_DEADLINE_MS)
   const status = await readJson(await fetch(`${base}/v1/status`))
   t.equal(status.status, 'degraded')
   const metrics = await (await fetch(`${ops}/metrics`)).text()
@@ -58,13 +52,15 @@ t.test('a refused key: degraded, one error line, the metric, /readyz; the key in
   t.equal(readyz.status, 200, 'the process itself is ready: its engines are up')
   t.strictSame(ready.details, { hermes: { feedList: 'unchecked', unknownFeeds: [], authRefused: true } })
 
-  const errorLines = messages().filter((record) => record.msg === 'Hermes refused the request: check HERMES_API_KEY')
+  const errorLines = service.logs
+    .map((line) => JSON.parse(line) as { msg: string; level: number })
+    .filter((record) => record.msg === REFUSED)
   t.strictSame(
     errorLines.map((record) => record.level),
     [50],
     'one error line',
   )
-  const everything = [...lines, metrics, JSON.stringify(ready), JSON.stringify(status)].join('\n')
+  const everything = [...service.logs, metrics, JSON.stringify(ready), JSON.stringify(status)].join('\n')
   t.notOk(everything.includes(wrongKey), 'the key appears nowhere')
 })
 
@@ -80,14 +76,7 @@ t.test('with the key from a file: prices flow; an unknown feed is named on /read
   const keyFile = join(mkdtempSync(join(tmpdir(), 'hermes-key-')), 'key')
   writeFileSync(keyFile, `${KEY}\n`)
 
-  const service = await runRoles(
-    { ...BASE_ENV, HERMES_URL: hermes.url, HERMES_API_KEY_FILE: keyFile },
-    silentLogger(),
-    WITH_EMBEDDED_INDEXER,
-  )
-  t.teardown(() => service.stop())
-  const base = `http://127.0.0.1:${service.port}`
-  const ops = `http://127.0.0.1:${service.opsPort}`
+  const { base, ops } = await startService(t, { HERMES_URL: hermes.url, HERMES_API_KEY_FILE: keyFile })
 
   await waitFor(async () => (await readJson(await fetch(`${base}/v1/status`))).status === 'ok', {
     timeoutMs: START_DEADLINE_MS,

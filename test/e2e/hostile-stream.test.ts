@@ -8,7 +8,7 @@ import fc from 'fast-check'
 import t from 'tap'
 import WebSocket from 'ws'
 import { PAIRS } from '../../schemas/pairs.ts'
-import { startServiceProcess } from '../support/service-process.ts'
+import { startServiceProcess, UNUSED_INDEXED_SOURCE } from '../support/service-process.ts'
 import { withDeadline } from '../support/wait.ts'
 
 const SEED = Number(process.env.HOSTILE_SEED ?? Date.now() % 2 ** 31)
@@ -206,6 +206,7 @@ class Connection {
 t.test(`stream harness: ${BATCH * RUNS} generated client frames (seed ${SEED})`, async (t) => {
   t.comment(`seed ${SEED}: replay with HOSTILE_SEED=${SEED}`)
   const service = startServiceProcess(['edge', 'ingestor'], {
+    ...UNUSED_INDEXED_SOURCE,
     PORT: '0',
     HOST: '127.0.0.1',
     ONBOARDING_ENABLED: 'false',

@@ -1,54 +1,44 @@
-// Onboarding right after the start: the edge listens while onboarding's chains are still being started.
+// Onboarding right after the start: the edge listens while onboarding's chains are still being reached.
 // The body's schema needs no chain, so a bad body gets its 400 at once; a well-formed one waits for the chains
-// up to ONBOARD_DEADLINE_MS and then gets a 500 saying to retry. The chain starter here never finishes
-// until the test releases it, so every answer below came while the chains were not there.
+// up to ONBOARD_DEADLINE_MS and then gets a 500 saying to retry. The edge runs from the compiled build, its
+// chain configured (CHAIN_42161_*) at a node of the test's that takes every request and never answers: the
+// start's chain check waits on it (viem gives up on a silent node only after its timeout, 10 s, and three
+// retries), and /readyz says onboarding is still starting before and after every answer below.
 import t from 'tap'
-import { runRoles } from '../../services/run-roles.ts'
+import { createServer } from 'node:http'
 import { readJson, postOnboarding } from '../support/http.ts'
-import { freePort } from '../support/servers.ts'
-import { silentLogger } from '../support/silent-logger.ts'
-import { START_DEADLINE_MS, waitFor, withDeadline } from '../support/wait.ts'
+import { listenOnLoopback } from '../support/loopback-http.ts'
+import { startServiceProcess, UNUSED_INDEXED_SOURCE } from '../support/service-process.ts'
+import { START_DEADLINE_MS, waitFor } from '../support/wait.ts'
 
 const READY_WITHIN_MS = 1500
 
-let starterCalled = false
-let releaseStarter!: (error: Error) => void
-const chainsNeverReady = new Promise<never>((_, reject) => (releaseStarter = reject))
-
-const port = await freePort()
-const base = `http://127.0.0.1:${port}`
-const starting = runRoles(
-  {
-    ROLES: 'edge',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    TRUSTED_PROXIES: '127.0.0.1',
-    ONBOARD_DEADLINE_MS: String(READY_WITHIN_MS),
-    // never asked in this file: reads are not tested here
-    INDEXER_URL_42161: 'http://127.0.0.1:9/42161',
-    INDEXER_URL_421614: 'http://127.0.0.1:9/421614',
-  },
-  silentLogger(),
-  {
-    startEmbeddedChains: () => {
-      starterCalled = true
-      return chainsNeverReady
-    },
-  },
-)
-// runRoles resolves only once onboarding's start has ended (here: failed)
-let startEnded = false
-void starting.finally(() => (startEnded = true)).catch(() => undefined)
-// the start ends (onboarding unavailable, prices go on) once the starter fails; then the roles stop
+// the chain's node: it reads every request and answers none
+let nodeRequests = 0
+const node = await listenOnLoopback(createServer(() => nodeRequests++))
+const service = startServiceProcess(['edge'], {
+  ...UNUSED_INDEXED_SOURCE,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  TRUSTED_PROXIES: '127.0.0.1',
+  ONBOARD_DEADLINE_MS: String(READY_WITHIN_MS),
+  CHAIN_42161_RPC_URL: node.url,
+  CHAIN_42161_BUNDLER_URL: node.url,
+  CHAIN_42161_TRADING: '0x1000000000000000000000000000000000000001',
+  CHAIN_42161_TRADING_STORAGE: '0x1000000000000000000000000000000000000002',
+  CHAIN_42161_USDC: '0x1000000000000000000000000000000000000003',
+  CHAIN_42161_WRAPPER: '0x1000000000000000000000000000000000000004',
+})
+// the node goes first: its requests fail at once, onboarding's start ends, and the process can stop
 t.teardown(async () => {
-  releaseStarter(new Error('released by the test'))
-  await (await withDeadline(starting, START_DEADLINE_MS, 'the start to end')).stop()
+  await node.close()
+  await service.stop()
 })
-await waitFor(async () => (await fetch(`${base}/v1/status`).catch(() => undefined))?.status === 200, {
-  timeoutMs: START_DEADLINE_MS,
-  what: 'the edge to listen',
-})
-await waitFor(() => starterCalled, { timeoutMs: START_DEADLINE_MS, what: 'the chain starter to be called' })
+const base = `http://127.0.0.1:${Number((await service.waitForLog('edge listening')).port)}`
+const ops = `http://127.0.0.1:${Number((await service.waitForLog('ops endpoints listening')).port)}`
+/** where onboarding's start is, as /readyz reports it */
+const onboardingState = async () => (await readJson(await fetch(`${ops}/readyz`))).details.onboarding
+await waitFor(() => nodeRequests > 0, { timeoutMs: START_DEADLINE_MS, what: "the chain's node to be asked" })
 
 const wellFormed = {
   chainId: 42161,
@@ -65,7 +55,7 @@ t.test('a body that fails the schema gets its 400 while the chains are still sta
   const sentAt = performance.now()
   const response = await postOnboarding(base, { chainId: 1, partner: 'nobody' }, '198.51.100.1')
   t.comment(`400 after ${(performance.now() - sentAt).toFixed(1)} ms`)
-  t.equal(startEnded, false, "onboarding's start has not ended")
+  t.equal(await onboardingState(), 'starting', "onboarding's start has not ended")
   t.equal(response.status, 400)
   const body = await readJson(response)
   t.same(Object.keys(body).sort(), ['error', 'issues', 'message'])
@@ -107,5 +97,5 @@ t.test('an onboarding looked up by id meanwhile gets the same 500', async (t) =>
 })
 
 t.test("onboarding's start still has not ended", async (t) => {
-  t.equal(startEnded, false)
+  t.equal(await onboardingState(), 'starting')
 })

@@ -1,3 +1,6 @@
+// The OpenAPI document (valid 3.1, the committed client types generated from it) and a typed client calling every
+// REST endpoint of a running service, each answer checked against the document: the compiled build's every role,
+// on the file's development chain (DEPLOYMENT_FILE) and the GraphQL stand-in started here as its indexed source.
 import t from 'tap'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { Ajv2020 } from 'ajv/dist/2020.js'
@@ -11,25 +14,26 @@ import type { paths } from '../../client/src/api-types.ts'
 import { renderApiTypes } from '../../scripts/render-api-types.ts'
 import { writeDeployment } from '../../deploy/devnet/devnet.ts'
 import { buildOpenApiDocument } from '../../schemas/openapi.ts'
-import { chainTimePlus, signOnboarding } from '../../services/onboarding/partner-client.ts'
-import { onboardingJobId } from '../../services/onboarding/relay-job.ts'
-import { runRoles } from '../../services/run-roles.ts'
+import { chainTimePlus, signOnboarding } from '../../loadtest/partner-signer.ts'
+import { onboardingTools } from '../../services/onboarding/index.ts'
+import { startIndexerStandin } from '../../standins/subgraph/index.ts'
 import { devnetChain } from '../support/devnet-chain.ts'
 import { waitFor } from '../support/wait.ts'
 import { devnetForFile } from '../support/shared-devnet.ts'
-import { WITH_EMBEDDED_INDEXER } from '../support/embedded-indexer.ts'
-import { silentLogger } from '../support/silent-logger.ts'
+import { indexedSourceAt, startServiceProcess } from '../support/service-process.ts'
+
+const { onboardingJobId } = await onboardingTools()
 
 const document = buildOpenApiDocument()
 /** the document as clients download it */
 const downloaded = JSON.parse(JSON.stringify(document)) as Record<string, unknown>
 
-t.test('the document is valid OpenAPI 3.1, version 1.0.0, every path under /v1', async (t) => {
+t.test('the document is valid OpenAPI 3.1, version 1.0.0, every path under /v1 but the metadata backend’s /graph', async (t) => {
   const result = await new Validator().validate(downloaded)
   t.same(result, { valid: true })
   t.equal(document.openapi, '3.1.0')
   t.equal(document.info.version, '1.0.0')
-  t.ok(Object.keys(document.paths ?? {}).every((path) => path.startsWith('/v1/')))
+  t.ok(Object.keys(document.paths ?? {}).every((path) => path.startsWith('/v1/') || path === '/graph'))
 })
 
 t.test('the committed client types are what `npm run openapi:types` writes', async (t) => {
@@ -42,13 +46,18 @@ t.test('a typed client calls every REST endpoint of a running service; each answ
   t.teardown(() => devnet.stop())
   const deploymentFile = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'deployment.json')
   await writeDeployment(devnet, deploymentFile)
-  const service = await runRoles(
-    { PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1', DEPLOYMENT_FILE: deploymentFile, ONBOARD_DEADLINE_MS: '30000' },
-    silentLogger(),
-    WITH_EMBEDDED_INDEXER,
-  )
+  const indexer = await startIndexerStandin()
+  t.teardown(() => indexer.close())
+  // every role, on the file's development chain and the GraphQL stand-in
+  const service = startServiceProcess([], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DEPLOYMENT_FILE: deploymentFile,
+    ...indexedSourceAt(indexer),
+    ONBOARD_DEADLINE_MS: '30000',
+  })
   t.teardown(() => service.stop())
-  const baseUrl = `http://127.0.0.1:${service.port}`
+  const baseUrl = `http://127.0.0.1:${Number((await service.waitForLog('edge listening')).port)}`
 
   const ajv = new Ajv2020({ strict: false, allErrors: true })
   ajv.addSchema(downloaded, 'openapi')
@@ -115,12 +124,31 @@ t.test('a typed client calls every REST endpoint of a running service; each answ
     ],
     ['/v1/openapi.json', 'get', await client.GET('/v1/openapi.json')],
     ['/v1/asyncapi.json', 'get', await client.GET('/v1/asyncapi.json')],
+    ['/v1/udf/config', 'get', await client.GET('/v1/udf/config')],
+    ['/v1/udf/symbols', 'get', await client.GET('/v1/udf/symbols', { params: { query: { symbol: 'SPX-USD' } } })],
+    ['/v1/udf/symbols', 'get', await client.GET('/v1/udf/symbols', { params: { query: { symbol: 'NOPE-USD' } } })],
+    ['/v1/udf/search', 'get', await client.GET('/v1/udf/search', { params: { query: { query: 'eth', limit: 5 } } })],
+    [
+      '/v1/udf/history',
+      'get',
+      await client.GET('/v1/udf/history', { params: { query: { symbol: 'BTC-USD', resolution: '1', from: 0, to: 4_000_000_000 } } }),
+    ],
+    [
+      '/v1/udf/history',
+      'get',
+      await client.GET('/v1/udf/history', { params: { query: { symbol: 'BTC-USD', resolution: '7', from: 1, to: 2 } as never } }),
+    ],
   ] as const
   for (const [path, method, answer] of calls) fits(path, method, answer.response, answer.data ?? answer.error)
   t.same(calls[1][2].response.status, 404)
   t.same(calls[5][2].response.status, 400)
   t.same(calls[8][2].response.status, 400)
   t.same(calls[12][2].response.status, 503)
+  t.same(
+    calls.slice(-6).map(([, , answer]) => answer.response.status),
+    [200, 200, 404, 200, 200, 400],
+    'the UDF routes: config, a legacy spelling resolved, an unknown symbol, search, bars, a bad resolution',
+  )
 
   // a real onboarding: the demo partner signs, the relay confirms on the development chain
   const chain = devnet.chain(42161)

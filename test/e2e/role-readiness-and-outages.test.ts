@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { writeDeployment } from '../../deploy/devnet/devnet.ts'
 import { readJson } from '../support/http.ts'
 import { freePort, startNats, startRedis } from '../support/servers.ts'
-import { serviceProcessStarter } from '../support/service-process.ts'
+import { serviceProcessStarter, UNUSED_INDEXED_SOURCE } from '../support/service-process.ts'
 import { waitFor } from '../support/wait.ts'
 import { devnetForFile } from '../support/shared-devnet.ts'
 
@@ -24,6 +24,7 @@ const deploymentFile = join(mkdtempSync(join(tmpdir(), 'readiness-')), 'deployme
 await writeDeployment(devnet, deploymentFile)
 
 const shared = {
+  ...UNUSED_INDEXED_SOURCE,
   NATS_URL: nats.url,
   REDIS_URL: redis.url,
   BUS_NAMESPACE: `ready${randomUUID().slice(0, 8)}`,
@@ -58,8 +59,10 @@ const allReadiness = async () => ({
   edge: await readiness('edge'),
   relayer: await readiness('relayer'),
 })
-const ready = (checks: Record<string, boolean>) => ({ status: 200, body: { ready: true, checks } })
-const notReady = (checks: Record<string, boolean>) => ({ status: 503, body: { ready: false, checks } })
+// the edge and the relayer also report where onboarding's start is (informing, not deciding): its chain is up here
+const onboardingUp = { details: { onboarding: 'ready' } }
+const ready = (checks: Record<string, boolean>, details = {}) => ({ status: 200, body: { ready: true, checks, ...details } })
+const notReady = (checks: Record<string, boolean>, details = {}) => ({ status: 503, body: { ready: false, checks, ...details } })
 const settlesTo = async (expected: Record<RoleName, unknown>, what: string) => {
   await waitFor(async () => JSON.stringify(await allReadiness()) === JSON.stringify(expected), {
     timeoutMs: 20_000,
@@ -74,7 +77,11 @@ const settlesTo = async (expected: Record<RoleName, unknown>, what: string) => {
 const OUTAGE_MS = 5000
 const outageElapses = () => new Promise((resolve) => setTimeout(resolve, OUTAGE_MS))
 
-const allUp = { ingestor: ready({ bus: true }), edge: ready({ bus: true }), relayer: ready({ redis: true }) }
+const allUp = {
+  ingestor: ready({ bus: true }),
+  edge: ready({ bus: true, routes: true }, onboardingUp),
+  relayer: ready({ redis: true }, onboardingUp),
+}
 
 t.test("every role's ops server listens on HOST; the edge answers 404 for its routes on the public port", async (t) => {
   t.equal(ingestorOps.host, '127.0.0.1')
@@ -89,7 +96,7 @@ t.test('each role checks only what it cannot serve without', async (t) => {
 
 t.test('Redis down: the relayer is out, the ingestor and the edge stay in and prices are served', async (t) => {
   await redis.stop()
-  const during = { ...allUp, relayer: notReady({ redis: false }) }
+  const during = { ...allUp, relayer: notReady({ redis: false }, onboardingUp) }
   t.same(await settlesTo(during, 'the relayer out'), during)
   const prices = await fetch(`${edgeUrl}/v1/prices`)
   t.equal(prices.status, 200, 'the edge serves the snapshot')
@@ -103,7 +110,11 @@ t.test('Redis down: the relayer is out, the ingestor and the edge stay in and pr
 
 t.test('NATS down: the ingestor and the edge are out, the relayer stays in', async (t) => {
   await nats.stop()
-  const during = { ingestor: notReady({ bus: false }), edge: notReady({ bus: false }), relayer: ready({ redis: true }) }
+  const during = {
+    ingestor: notReady({ bus: false }),
+    edge: notReady({ bus: false, routes: true }, onboardingUp),
+    relayer: ready({ redis: true }, onboardingUp),
+  }
   t.same(await settlesTo(during, 'the bus users out'), during)
   await outageElapses()
   t.same(await allReadiness(), during, 'the same all through the outage')

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { PAIRS } from '../../schemas/pairs.ts'
 import { readJson } from '../support/http.ts'
 import { freePort, startNats } from '../support/servers.ts'
-import { startServiceProcess } from '../support/service-process.ts'
+import { startServiceProcess, UNUSED_INDEXED_SOURCE } from '../support/service-process.ts'
 import { waitFor } from '../support/wait.ts'
 
 const nats = await startNats()
@@ -31,6 +31,7 @@ t.test('an ingestor process and separate edge processes on one NATS serve the sa
   writeFileSync(file, lines.join('\n'))
   // market data only: no chains for onboarding
   const shared = {
+    ...UNUSED_INDEXED_SOURCE,
     NATS_URL: nats.url,
     BUS_NAMESPACE: `e2e${randomUUID().slice(0, 8)}`,
     LOG_LEVEL: 'info',

@@ -1,5 +1,6 @@
-// The venue's C# connector against a live service (all roles, the embedded GraphQL stand-in, a replayed
-// feed that ticks every pair whatever the hour, so markets closed now still tick): every REST
+// The venue's C# connector against a live service (the compiled build's ingestor and edge, the GraphQL
+// stand-in started here as its indexed source, a replayed feed that ticks every pair whatever the hour, so
+// markets closed now still tick): every REST
 // answer and stream frame it reads decodes with its declared types, and its own flows work: markets
 // named in the pairs list's legacy spelling for candles and subscriptions, ticks matched by the current
 // symbol, a reconnect that resubscribes everything, and error texts read from `message`, then `error`.
@@ -8,11 +9,10 @@ import t, { type Test } from 'tap'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { silentLogger } from '../support/silent-logger.ts'
 import type { z } from 'zod'
 import { PAIRS } from '../../schemas/pairs.ts'
-import { runRoles } from '../../services/run-roles.ts'
-import { WITH_EMBEDDED_INDEXER } from '../support/embedded-indexer.ts'
+import { startIndexerStandin } from '../../standins/subgraph/index.ts'
+import { indexedSourceAt, startServiceProcess } from '../support/service-process.ts'
 import { openStream, type TestStreamClient } from '../support/stream-clients.ts'
 import { waitFor } from '../support/wait.ts'
 import {
@@ -42,24 +42,24 @@ writeFileSync(
     JSON.stringify({ pair: pair.symbol, bid: 99.5, mid: 100, ask: 100.5, timestampSeconds: recordedAt, atMs: pair.id * 20 }),
   ).join('\n'),
 )
-const service = await runRoles(
-  {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    ONBOARDING_ENABLED: 'false',
-    FEED_SOURCE: 'replay',
-    REPLAY_FILE: replayFile,
-    REPLAY_LOOP: 'true',
-    // this file checks shapes, from one address: it reads one-pair prices under all 92 spellings, more than one
-    // address's 100 price reads per 10 s when they fall in one window (the budgets have tests of their own)
-    RATE_LIMITS_ENABLED: 'false',
-  },
-  silentLogger(),
-  WITH_EMBEDDED_INDEXER,
-)
+const indexer = await startIndexerStandin()
+t.teardown(() => indexer.close())
+const service = startServiceProcess(['edge', 'ingestor'], {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  ONBOARDING_ENABLED: 'false',
+  ...indexedSourceAt(indexer),
+  FEED_SOURCE: 'replay',
+  REPLAY_FILE: replayFile,
+  REPLAY_LOOP: 'true',
+  // this file checks shapes, from one address: it reads one-pair prices under all 92 spellings, more than one
+  // address's 100 price reads per 10 s when they fall in one window (the budgets have tests of their own)
+  RATE_LIMITS_ENABLED: 'false',
+})
 t.teardown(() => service.stop())
-const baseUrl = `http://127.0.0.1:${service.port}`
-const streamUrl = `ws://127.0.0.1:${service.port}/v1/prices/stream`
+const port = Number((await service.waitForLog('edge listening')).port)
+const baseUrl = `http://127.0.0.1:${port}`
+const streamUrl = `ws://127.0.0.1:${port}/v1/prices/stream`
 
 /** Decodes with a mirrored type, failing the test with the decoder's issues. */
 function decodes<T extends z.ZodType>(t: Test, type: T, value: unknown, what: string): z.infer<T> | undefined {

@@ -1,9 +1,8 @@
 import t from 'tap'
-import { randomUUID } from 'node:crypto'
 import { natsPriceBus } from '../../bus/nats-price-bus.ts'
 import { priceRow, rowBytes } from '../support/price-rows.ts'
 import { freePort, startNats } from '../support/servers.ts'
-import { startServiceProcess } from '../support/service-process.ts'
+import { edgeOnNats, startServiceProcess } from '../support/service-process.ts'
 import { openStream } from '../support/stream-clients.ts'
 import { silentLogger } from '../support/silent-logger.ts'
 
@@ -11,15 +10,7 @@ const nats = await startNats()
 t.teardown(() => nats.dispose())
 
 t.test('two edge replicas on one NATS stream the same rows in the same order per pair', async (t) => {
-  // a cold process can spend longer than the fan-out slice on its first burst and conflate it; conflation
-  // is not what this test is about, so the slice is wide
-  const shared = {
-    NATS_URL: nats.url,
-    BUS_NAMESPACE: `e2e${randomUUID().slice(0, 8)}`,
-    HOST: '127.0.0.1',
-    ONBOARDING_ENABLED: 'false',
-    STREAM_FANOUT_SLICE_MS: '1000',
-  }
+  const shared = edgeOnNats(nats.url)
   const ports = [await freePort(), await freePort()]
   const replicas = ports.map((port) => startServiceProcess(['edge'], { ...shared, PORT: String(port) }))
   for (const replica of replicas) t.teardown(() => replica.stop())

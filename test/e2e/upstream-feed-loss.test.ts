@@ -1,15 +1,14 @@
 // The upstream feed goes away and comes back: /v1/status follows it, and a reference stream client
-// connected throughout sees prices flow again, without reconnecting or restarting anything.
+// connected throughout sees prices flow again, without reconnecting or restarting anything. The service runs
+// from the compiled build, its HERMES_URL the Hermes double started here.
 import t from 'tap'
 import { nodeSocket } from '../../client/src/node.ts'
 import { PriceStreamClient } from '../../client/src/price-stream-client.ts'
 import { FEED_IDS, feedIdFor } from '../../services/ingestor/feed-ids.ts'
-import { runRoles } from '../../services/run-roles.ts'
 import { HermesTestServer } from '../support/hermes/hermes-server.ts'
 import { readJson } from '../support/http.ts'
 import { waitFor } from '../support/wait.ts'
-import { WITH_EMBEDDED_INDEXER } from '../support/embedded-indexer.ts'
-import { silentLogger } from '../support/silent-logger.ts'
+import { startServiceProcess, UNUSED_INDEXED_SOURCE } from '../support/service-process.ts'
 
 t.test('status follows the upstream feed; the stream resumes', async (t) => {
   // one slot every 50 ms, each carrying every feed; BTC's price moves every slot while the upstream is up
@@ -19,22 +18,18 @@ t.test('status follows the upstream feed; the stream resumes', async (t) => {
   for (const entry of FEED_IDS) {
     if (entry.pythSymbol) hermes.setPrice({ feedId: entry.feedId, price: '10000000', conf: '1000', expo: -5, publishTime: publishTime() })
   }
-  const service = await runRoles(
-    {
-      PORT: '0',
-      OPS_PORT: '0',
-      HOST: '127.0.0.1',
-      FEED_SOURCE: 'hermes',
-      HERMES_URL: hermes.url,
-      STALE_AFTER_MS: '800',
-      ONBOARDING_ENABLED: 'false',
-      RATE_LIMITS_ENABLED: 'false',
-    },
-    silentLogger(),
-    WITH_EMBEDDED_INDEXER,
-  )
+  const service = startServiceProcess(['edge', 'ingestor'], {
+    ...UNUSED_INDEXED_SOURCE,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    FEED_SOURCE: 'hermes',
+    HERMES_URL: hermes.url,
+    STALE_AFTER_MS: '800',
+    ONBOARDING_ENABLED: 'false',
+    RATE_LIMITS_ENABLED: 'false',
+  })
   t.teardown(() => service.stop())
-  const baseUrl = `http://127.0.0.1:${service.port}`
+  const baseUrl = `http://127.0.0.1:${Number((await service.waitForLog('edge listening')).port)}`
   const status = async () => (await readJson(await fetch(`${baseUrl}/v1/status`))).status as string
 
   let mid = 95_000

@@ -1,5 +1,5 @@
-// Holds the development chain one tap run shares: started by before.ts with the tap process's pid, it starts
-// the chain, completes the record with its deployment and runs until SIGTERM (after.ts) or until that tap
+// Holds the development chain one test run shares: started by lifecycle.ts with the test run's pid, it starts
+// the chain, completes the record with its deployment and runs until SIGTERM (lifecycle.ts) or until that test run
 // process is gone (a run that was interrupted), then stops anvil and alto and, once they are gone, removes the
 // record. Its log (stderr) is .tap/shared-devnet/devnet.log.
 import { once } from 'node:events'
@@ -11,7 +11,7 @@ import { removeSharedDevnetRecord, writeSharedDevnetRecord } from './record.ts'
 const RUNNER_CHECK_INTERVAL_MS = 1000
 
 const runnerPid = Number(process.argv[2])
-if (!Number.isInteger(runnerPid) || runnerPid <= 0) throw new Error(`usage: daemon.ts <pid of the tap run>, not ${process.argv[2]}`)
+if (!Number.isInteger(runnerPid) || runnerPid <= 0) throw new Error(`usage: daemon.ts <pid of the test run>, not ${process.argv[2]}`)
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination(2))
 
 const beforeWroteItsRecord = once(process.stdin.resume(), 'end')
@@ -34,5 +34,5 @@ const stop = (why: string) => {
 process.once('SIGTERM', () => stop('SIGTERM'))
 process.once('SIGINT', () => stop('SIGINT'))
 const runnerCheck = setInterval(() => {
-  if (!isRunning(runnerPid)) stop(`the tap run ${runnerPid} has ended`)
+  if (!isRunning(runnerPid)) stop(`the test run ${runnerPid} has ended`)
 }, RUNNER_CHECK_INTERVAL_MS)

@@ -1,4 +1,4 @@
-// Where the development chain a tap run shares is described: written by before.ts as the chain starts and by
+// Where the development chain a test run shares is described: written by lifecycle.ts as the chain starts and by
 // daemon.ts once it is up, read by every test file that needs a chain (test/support/shared-devnet.ts), removed
 // when it stops.
 import { readFile, rename, rm, writeFile } from 'node:fs/promises'
@@ -12,7 +12,7 @@ const RECORD_FILE = `${SHARED_DEVNET_FOLDER}record.json`
 export const SHARED_DEVNET_LOG = `${SHARED_DEVNET_FOLDER}devnet.log`
 
 export interface SharedDevnetRecord {
-  /** the tap process whose run the chain serves: its test files are its children */
+  /** the test run (test/run.ts) whose files the chain serves: its test files are its children */
   runnerPid: number
   /** the process that holds the chain (anvil and alto are its children) */
   daemonPid: number

@@ -11,9 +11,9 @@ import {
   type PublicClient,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { chainTimePlus, signOnboarding } from '../../services/onboarding/partner-client.ts'
+import { chainTimePlus, signOnboarding } from '../../loadtest/partner-signer.ts'
 import type { DevnetChain } from '../../services/venue-contracts/deployment-record.ts'
-import { closableFetch } from '../../services/onboarding/closable-fetch.ts'
+import { closableFetch } from '../../kit/closable-fetch.ts'
 
 const userOperationEvent = parseAbiItem(
   'event UserOperationEvent(bytes32 indexed userOpHash, address indexed sender, address indexed paymaster, uint256 nonce, bool success, uint256 actualGasCost, uint256 actualGasUsed)',

@@ -38,24 +38,25 @@ export interface HostileRequest {
   path: string
   /** the request as sent */
   bytes: Buffer
-  /** false when the framing itself is broken: the server may close or ignore it rather than answer */
-  framed: boolean
   /**
-   * The head is longer than uWebSockets.js keeps of a head that arrives in pieces: it is answered when it
-   * arrives in one read, and otherwise the connection is closed without an answer (see LONG_HEAD_BYTES).
+   * false when the framing itself is broken: uWebSockets.js may close or ignore it rather than answer, or
+   * (v20.57) answer it with its own 400, 431 or 505
    */
+  framed: boolean
+  /** The head is longer than uWebSockets.js keeps of a head that arrives in pieces (see LONG_HEAD_BYTES). */
   longHead: boolean
   head: boolean
 }
 
-/** Heads below this are within uWebSockets.js's limit for a head read at once (about 128 KB, measured). */
+/** Heads below this are within uWebSockets.js v20.30's limit for a head read at once (about 128 KB, measured). */
 export const MAX_FRAMED_HEAD_BYTES = 120_000
 
 /**
- * uWebSockets.js parses a request head from what one read of the socket brings; of a head that arrives in
- * more than one read it keeps at most 4 KB (MAX_FALLBACK_SIZE in its src/HttpParser.h) and, the head not
- * complete within them, closes the connection without an answer (v20.30) or answers its own 431 (v20.57).
- * Whether a longer head comes in one read is up to the machine's timing, on loopback too.
+ * uWebSockets.js keeps at most 4 KB of a request head that arrives in more than one read (MAX_FALLBACK_SIZE in
+ * its src/HttpParser.h) and, the head not complete within them, closes the connection without an answer
+ * (v20.30) or answers its own 431 (v20.57). A longer head that arrives in one read is answered by v20.30 and
+ * refused with the same 431 by v20.57. Whether a head comes in one read is up to the machine's timing, on
+ * loopback too (test/support/uws-framing.ts).
  */
 export const LONG_HEAD_BYTES = 4096
 
@@ -296,7 +297,7 @@ export const hostileRequest: fc.Arbitrary<HostileRequest> = fc
     // control bytes in the request line or a header (other than the line breaks) break the framing too
     // eslint-disable-next-line no-control-regex -- control bytes are what this looks for
     if (/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]|\r(?!\n)|(?<!\r)\n/.test(head_.toString('latin1'))) framed = false
-    // uWebSockets.js resets a connection whose request head passes about 128 KB
+    // uWebSockets.js v20.30 resets a connection whose request head passes about 128 KB (v20.57 answers 431)
     if (head_.length > MAX_FRAMED_HEAD_BYTES) framed = false
     const longHead = head_.length > LONG_HEAD_BYTES
     const request: HostileRequest = { route, method, path, bytes: Buffer.concat([head_, bodyBytes]), framed, longHead, head }

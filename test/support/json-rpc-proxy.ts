@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { closableFetch } from '../../services/onboarding/closable-fetch.ts'
+import { closableFetch } from '../../kit/closable-fetch.ts'
 import { listenOnLoopback } from './loopback-http.ts'
 
 export interface JsonRpcCall {

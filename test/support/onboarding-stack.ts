@@ -6,17 +6,22 @@ import type { Env } from '../../kit/env-parsing.ts'
 import { createMetrics, type Metrics } from '../../kit/metrics.ts'
 import type { DevnetDeployment } from '../../services/venue-contracts/deployment-record.ts'
 import type { HttpServerOptions } from '../../services/http/http-server.ts'
-import { checkChains } from '../../services/onboarding/chain-checks.ts'
-import { createChainClients, type ChainClients } from '../../services/onboarding/chain-clients.ts'
-import type { ChainConfig } from '../../services/onboarding/chain-config.ts'
-import { onboardingConfig, type OnboardingConfig } from '../../services/onboarding/config.ts'
-import { onboardingRoutes } from '../../services/onboarding/onboard-routes.ts'
-import { createOnboardingQueue, type OnboardingQueue } from '../../services/onboarding/relay-job.ts'
-import { createSponsorshipLedger, type SponsorshipLedger } from '../../services/onboarding/sponsorship-ledger.ts'
-import { relayerConfig } from '../../services/relayer/config.ts'
-import { startRelayer, type Relayer } from '../../services/relayer/relayer.ts'
+import {
+  onboardingConfig,
+  onboardingRoutes,
+  relayerConfig,
+  type ChainClients,
+  type ChainConfig,
+  type OnboardingConfig,
+  type OnboardingQueue,
+  type Relayer,
+  type SponsorshipLedger,
+  onboardingTools,
+} from '../../services/onboarding/index.ts'
 import { serveRoutes } from './route-server.ts'
 import { silentLogger } from './silent-logger.ts'
+
+const { checkChains, createChainClients, createOnboardingQueue, createSponsorshipLedger, startRelayer } = await onboardingTools()
 
 export interface OnboardingStackOptions {
   deployment: DevnetDeployment

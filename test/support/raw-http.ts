@@ -14,8 +14,8 @@ export interface RawResponse {
 export type RawOutcome = { kind: 'response'; response: RawResponse } | { kind: 'closed'; bytes: number } | { kind: 'timeout' }
 
 /**
- * Sends `request` on a new connection and reads the first response (bodies by Content-Length; HEAD
- * responses have none). The connection is closed afterwards.
+ * Sends `request` on a new connection and reads the first response (bodies by Content-Length, none for HEAD,
+ * or to the connection's close when there is no Content-Length). The connection is closed afterwards.
  */
 export function rawExchange(
   port: number,
@@ -39,14 +39,24 @@ export function rawExchange(
       const response = parseResponse(received, options.head ?? false)
       if (response) finish({ kind: 'response', response })
     })
-    socket.on('error', () => finish({ kind: 'closed', bytes: received.length }))
-    socket.on('close', () => finish({ kind: 'closed', bytes: received.length }))
+    socket.on('error', () => finish(closedOutcome(received, options.head ?? false)))
+    socket.on('close', () => finish(closedOutcome(received, options.head ?? false)))
     socket.write(request)
   })
 }
 
-/** A complete response at the start of `data`, or undefined while it is incomplete. */
-export function parseResponse(data: Buffer, head: boolean): RawResponse | undefined {
+/** How an exchange ended when the server closed the connection: with a response it completed, or without one. */
+export function closedOutcome(data: Buffer, head: boolean): RawOutcome {
+  const response = parseResponse(data, head, true)
+  return response ? { kind: 'response', response } : { kind: 'closed', bytes: data.length }
+}
+
+/**
+ * A complete response at the start of `data`, or undefined while it is incomplete. A response with neither
+ * Content-Length nor Transfer-Encoding runs to the connection's close (RFC 9112 6.3): complete only once
+ * `closed`. With `head`, a Content-Length announces no body.
+ */
+export function parseResponse(data: Buffer, head: boolean, closed = false): RawResponse | undefined {
   const end = data.indexOf('\r\n\r\n')
   if (end < 0) return undefined
   const [statusLine, ...lines] = data.subarray(0, end).toString('latin1').split('\r\n')
@@ -57,7 +67,12 @@ export function parseResponse(data: Buffer, head: boolean): RawResponse | undefi
     const name = line.slice(0, colon).trim().toLowerCase()
     headers[name] ??= line.slice(colon + 1).trim()
   }
-  const length = head ? 0 : Number(headers['content-length'] ?? 0)
+  const bodiless = status < 200 || status === 204 || status === 304
+  if (!bodiless && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
+    // to a HEAD request too: whatever the server sends before it closes is read, a body it should not send included
+    return closed ? { status, headers, body: data.subarray(end + 4) } : undefined
+  }
+  const length = head || bodiless ? 0 : Number(headers['content-length'] ?? 0)
   if (data.length < end + 4 + length) return undefined
   return { status, headers, body: data.subarray(end + 4, end + 4 + length) }
 }

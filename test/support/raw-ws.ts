@@ -35,10 +35,13 @@ export function rawUpgrade(url: string, headers: Record<string, string> = {}): P
   })
 }
 
-/** One frame as a test sees it; `json` for text frames. */
+/** One frame as a test sees it; `json` for text frames sent uncompressed. */
 export interface ReceivedFrame {
   opcode: number
+  /** as received: a compressed frame's payload is still deflated */
   payload: Buffer
+  /** RSV1: compressed by permessage-deflate */
+  compressed: boolean
   json?: any
 }
 
@@ -54,6 +57,7 @@ export class RawStreamClient {
   private constructor(
     readonly socket: Socket,
     private readonly answerPings: boolean,
+    readonly upgradeHeaders: Record<string, string>,
   ) {
     socket.on('data', (chunk: Buffer) => this.receive(chunk))
     socket.on('close', () => {
@@ -63,10 +67,11 @@ export class RawStreamClient {
     socket.on('error', () => {})
   }
 
-  static async connect(url: string, options: { answerPings?: boolean } = {}): Promise<RawStreamClient> {
-    const upgrade = await rawUpgrade(url)
+  /** `headers` are added to the upgrade request, e.g. `Sec-WebSocket-Extensions`; the response's are kept in `upgradeHeaders` */
+  static async connect(url: string, options: { answerPings?: boolean; headers?: Record<string, string> } = {}): Promise<RawStreamClient> {
+    const upgrade = await rawUpgrade(url, options.headers)
     if (upgrade.status !== 101) throw new Error(`upgrade refused with ${upgrade.status}`)
-    const client = new RawStreamClient(upgrade.socket, options.answerPings ?? true)
+    const client = new RawStreamClient(upgrade.socket, options.answerPings ?? true, upgrade.headers)
     if (upgrade.rest.length > 0) client.receive(upgrade.rest)
     return client
   }
@@ -94,10 +99,11 @@ export class RawStreamClient {
   }
 
   private receive(chunk: Buffer): void {
-    this.reader.push(chunk, (opcode, data, start, end) => {
+    this.reader.push(chunk, (opcode, data, start, end, compressed) => {
       const payload = Buffer.from(data.subarray(start, end))
       if (opcode === OPCODE.ping && this.answerPings) this.socket.write(clientControlFrame(OPCODE.pong, payload))
-      this.frames.push(opcode === OPCODE.text ? { opcode, payload, json: JSON.parse(payload.toString()) } : { opcode, payload })
+      const json = opcode === OPCODE.text && !compressed ? JSON.parse(payload.toString()) : undefined
+      this.frames.push({ opcode, payload, compressed, ...(json === undefined ? {} : { json }) })
     })
   }
 }

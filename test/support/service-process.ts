@@ -1,12 +1,67 @@
+import { randomUUID } from 'node:crypto'
 import type { ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
 import type { Test } from 'tap'
 import { spawnTiedToParent } from '../../deploy/devnet/child-process.ts'
 import { fileURLToPath } from 'node:url'
-import { START_DEADLINE_MS, withDeadline } from './wait.ts'
+import { execFileSync } from 'node:child_process'
+import { isBuildCurrent } from '../../scripts/build.ts'
+import type { IndexerStandin } from '../../standins/subgraph/index.ts'
+import { freePort } from './servers.ts'
+import { START_DEADLINE_MS, waitFor, withDeadline } from './wait.ts'
 
-// the entry point `npm start` runs (development chains when onboarding has none configured)
-const MAIN = fileURLToPath(new URL('../../scripts/start.ts', import.meta.url))
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+/** How a test starts the service: what production runs, or what `npm start` runs. */
+export interface ServiceEntry {
+  args: string[]
+  cwd: string
+}
+
+/**
+ * The compiled build, run by plain node as the image runs it: `node dist/services/main.js [roles]`. The test
+ * run (test/run.ts) makes dist/ current before the files start; a file run alone builds it here when it is not.
+ */
+export function compiledEntry(): ServiceEntry {
+  if (!isBuildCurrent())
+    execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'build.ts')], { cwd: ROOT, stdio: 'inherit' })
+  return { args: [join(ROOT, 'dist', 'services', 'main.js')], cwd: ROOT }
+}
+
+/**
+ * What `npm start` runs (`node scripts/start.mjs [roles]`): the embedded default, which starts the
+ * GraphQL stand-in and development chains for what is not configured. For the few tests of that default.
+ */
+export const NPM_START_ENTRY: ServiceEntry = { args: [join(ROOT, 'scripts', 'start.mjs')], cwd: ROOT }
+
+/**
+ * For a service whose test never reads portfolios: the production entry needs an indexed source configured,
+ * and nothing asks this one (no request reaches the address).
+ */
+export const UNUSED_INDEXED_SOURCE = {
+  INDEXER_URL_42161: 'http://127.0.0.1:9/unused-42161',
+  INDEXER_URL_421614: 'http://127.0.0.1:9/unused-421614',
+}
+
+/**
+ * An edge on NATS in a bus namespace of its own (`namespace`, or a fresh one), for market data only: no
+ * indexed source, no onboarding, and a fan-out slice wide enough that a cold process does not conflate its
+ * first burst (conflation has tests of its own).
+ */
+export const edgeOnNats = (natsUrl: string, namespace = `e2e${randomUUID().slice(0, 8)}`) => ({
+  ...UNUSED_INDEXED_SOURCE,
+  NATS_URL: natsUrl,
+  BUS_NAMESPACE: namespace,
+  HOST: '127.0.0.1',
+  ONBOARDING_ENABLED: 'false',
+  STREAM_FANOUT_SLICE_MS: '1000',
+})
+
+/** The production entry's indexed source on both chains: the GraphQL stand-in a test started. */
+export const indexedSourceAt = (standin: IndexerStandin) => ({
+  INDEXER_URL_42161: standin.url(42161),
+  INDEXER_URL_421614: standin.url(421614),
+})
 
 export interface ServiceProcess {
   child: ChildProcess
@@ -37,14 +92,37 @@ export function serviceProcessStarter(
   }
 }
 
-/** Runs the service as users do (`tsx services/main.ts [roles]`) with the given environment. */
+/**
+ * The ingestor and the edge in one process on the simulated feed, without onboarding or an indexed source, on
+ * a free port; resolves once it serves prices. Stopped when the test ends.
+ */
+export async function startMarketDataService(
+  t: Test,
+  env: Record<string, string> = {},
+): Promise<{ service: ServiceProcess; port: number; base: string }> {
+  const port = await freePort()
+  const service = startServiceProcess(['ingestor', 'edge'], {
+    ...UNUSED_INDEXED_SOURCE,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ONBOARDING_ENABLED: 'false',
+    ...env,
+  })
+  t.teardown(() => service.stop())
+  const base = `http://127.0.0.1:${port}`
+  await service.waitForLog('edge listening', 90_000)
+  await waitFor(async () => (await fetch(`${base}/v1/prices`)).status === 200, { timeoutMs: 60_000, what: 'the first snapshot' })
+  return { service, port, base }
+}
+
+/** Runs the service's roles with the given environment: the compiled build unless another entry is given. */
 export function startServiceProcess(
   roles: string[],
   env: Record<string, string>,
   /** another launcher, e.g. taskset pinning the process to one CPU in a bench */
   launcher: { command: string; args: string[] } = { command: process.execPath, args: [] },
-  /** another entry, e.g. the compiled `dist/services/main.js` run by plain node from its own directory */
-  entry: { args: string[]; cwd: string } = { args: ['--import', 'tsx', MAIN], cwd: ROOT },
+  /** another entry: `npm start`'s (NPM_START_ENTRY), or a build in another directory */
+  entry: ServiceEntry = compiledEntry(),
 ): ServiceProcess {
   const child = spawnTiedToParent(launcher.command, [...launcher.args, ...entry.args, ...roles], {
     cwd: entry.cwd,

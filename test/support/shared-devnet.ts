@@ -1,4 +1,4 @@
-// A test file's development chain: the one its tap run shares (test/shared-devnet/), or, when the file runs
+// A test file's development chain: the one its test run shares (test/shared-devnet/), or, when the file runs
 // without it (`node --import tsx x.test.ts`), one of its own. Either way the file gets accounts of its own,
 // derived from its path and funded here, so files sharing a chain never compete for nonces or balances:
 // a relayer (whose smart account holds ETH, or nothing when a paymaster sponsors it), a demo partner with ETH
@@ -57,7 +57,7 @@ export async function devnetForFile(fileUrl: string, options: FileDevnetOptions 
 
 /**
  * The run's shared chain once it is up, or undefined when this file runs without one. The record is this run's
- * only when the script that wrote it and this file have the same tap process as parent.
+ * only when the run that started it (test/run.ts) is this file's parent process.
  */
 async function sharedDeployment(): Promise<DevnetDeployment | undefined> {
   const record = await readSharedDevnetRecord()

@@ -136,3 +136,38 @@ export function ohlcRequestBody(pair: string, fromSeconds: number, toSeconds: nu
 export function subscriptionMessage(type: 'subscribe' | 'unsubscribe', pairs: string[]): string {
   return JSON.stringify({ type, pairs })
 }
+
+/**
+ * `OstiumApiClient.GetCandlesAsync` (OstiumApiClient.cs, commit 8a9f0c3d): how the connector pages a long
+ * range. Each call asks from a millisecond cursor (sent as whole seconds) to `to`; the candles of a page are
+ * sorted and kept once per `time`; the next call starts at the last candle's time (which repeats it), and
+ * paging stops on an empty page, a cursor that did not move, the end of the range, 20 pages or enough candles.
+ */
+export async function connectorCandles(
+  post: (body: string) => Promise<unknown>,
+  request: { pair: string; fromMs: number; toMs: number; resolution: string; maximumCandles: number },
+): Promise<{ candles: Array<z.infer<typeof OstiumCandle>>; lastRequestTimestamp: number | null; pages: number }> {
+  let cursor = request.fromMs
+  const candles: Array<z.infer<typeof OstiumCandle>> = []
+  const times = new Set<number>()
+  let lastRequestTimestamp: number | null = null
+  let pages = 0
+  for (; pages < 20 && candles.length < request.maximumCandles;) {
+    const body = ohlcRequestBody(request.pair, Math.trunc(cursor / 1000), Math.trunc(request.toMs / 1000), request.resolution)
+    const response = OstiumOhlcResponse.parse(await post(body))
+    pages++
+    lastRequestTimestamp = response.lastRequestTimestamp
+    const page = response.data.filter((candle) => candle.time > 0).sort((a, b) => a.time - b.time)
+    for (const candle of page) {
+      if (!times.has(candle.time)) {
+        times.add(candle.time)
+        candles.push(candle)
+      }
+    }
+    if (page.length === 0) break
+    const next = page[page.length - 1]!.time
+    if (next <= cursor || next >= request.toMs) break
+    cursor = next
+  }
+  return { candles: candles.sort((a, b) => a.time - b.time).slice(0, request.maximumCandles), lastRequestTimestamp, pages }
+}

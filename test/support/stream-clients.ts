@@ -20,7 +20,13 @@ export async function openStream(url: string, options: WebSocket.ClientOptions =
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
     socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
   )
-  await withDeadline(
+  await untilOpen(socket)
+  return { socket, messages, send: (message) => socket.send(typeof message === 'string' ? message : JSON.stringify(message)), closed }
+}
+
+/** Resolves once the socket is open; rejects on its error, or after 5 s. */
+export const untilOpen = (socket: WebSocket): Promise<void> =>
+  withDeadline(
     new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve())
       socket.once('error', reject)
@@ -28,8 +34,6 @@ export async function openStream(url: string, options: WebSocket.ClientOptions =
     5_000,
     'the stream to open',
   )
-  return { socket, messages, send: (message) => socket.send(typeof message === 'string' ? message : JSON.stringify(message)), closed }
-}
 
 /**
  * Publishes a batch at a time until the edge reports `count` lagging connections: a paused reader's

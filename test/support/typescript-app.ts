@@ -5,9 +5,8 @@ import { writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { runRoles } from '../../services/run-roles.ts'
-import { WITH_EMBEDDED_INDEXER } from './embedded-indexer.ts'
-import { silentLogger } from './silent-logger.ts'
+import { startIndexerStandin } from '../../standins/subgraph/index.ts'
+import { indexedSourceAt, startServiceProcess } from './service-process.ts'
 
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc')
 
@@ -34,12 +33,25 @@ export async function compileTypeScript(project: string): Promise<string> {
   )
 }
 
-/** Every role in this process on the embedded defaults, without onboarding (no chain); quiet. */
-export async function startEmbeddedService(): Promise<{ baseUrl: string; stop(): Promise<void> }> {
-  const service = await runRoles(
-    { PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1', ONBOARDING_ENABLED: 'false' },
-    silentLogger(),
-    WITH_EMBEDDED_INDEXER,
-  )
-  return { baseUrl: `http://127.0.0.1:${service.port}`, stop: () => service.stop() }
+/**
+ * The service an application calls: the compiled build's ingestor and edge, without onboarding (no chain), on
+ * the GraphQL stand-in started in this process as its indexed source; `stop` stops both.
+ */
+export async function startServiceForApp(): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+  const indexer = await startIndexerStandin()
+  const service = startServiceProcess(['edge', 'ingestor'], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ONBOARDING_ENABLED: 'false',
+    ...indexedSourceAt(indexer),
+  })
+  const stop = async () => {
+    await service.stop()
+    await indexer.close()
+  }
+  const listening = await service.waitForLog('edge listening').catch(async (error: unknown) => {
+    await stop()
+    throw error
+  })
+  return { baseUrl: `http://127.0.0.1:${Number(listening.port)}`, stop }
 }

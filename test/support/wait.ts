@@ -7,12 +7,18 @@
  */
 export const START_DEADLINE_MS = 60_000
 
+/**
+ * How long a test waits for an event by default: generous for the same reason (a NATS client's reconnect
+ * alone takes 2 s and more on a busy machine); only a broken test spends it.
+ */
+export const EVENT_DEADLINE_MS = 15_000
+
 /** Resolves with the first truthy value of `probe`, polling every `intervalMs`; rejects at the deadline. */
 export async function waitFor<T>(
   probe: () => T | undefined | false | null | Promise<T | undefined | false | null>,
   options: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
 ): Promise<T> {
-  const deadline = Date.now() + (options.timeoutMs ?? 5000)
+  const deadline = Date.now() + (options.timeoutMs ?? EVENT_DEADLINE_MS)
   for (;;) {
     const value = await probe()
     if (value) return value

@@ -89,6 +89,10 @@ export function candleStoreContract(t: Test, openStore: OpenStore): void {
     t.strictSame(await store.read('SOL-USD', '1', DAY + 300, DAY + 900, 10), [])
     t.strictSame(await store.read('ADA-USD', '1', ...ALL, 10), [], 'a pair never written')
     t.strictSame(await store.read('XRP-USD', '1', ...ALL, 10), [candle(DAY, 7, DAY, 7, 7, 7, DAY)])
+    t.strictSame(await store.latestBefore('SOL-USD', '1', DAY + 180), minutes[2], 'the newest candle starting before an instant')
+    t.strictSame(await store.latestBefore('SOL-USD', '1', DAY + 181), minutes[3])
+    t.equal(await store.latestBefore('SOL-USD', '1', DAY), undefined, 'none before the first')
+    t.equal(await store.latestBefore('ADA-USD', '1', DAY), undefined, 'none for a pair never written')
   })
 
   t.test('each resolution keeps its newest candles only', async (t) => {
@@ -105,5 +109,45 @@ export function candleStoreContract(t: Test, openStore: OpenStore): void {
     const exact = candle(DAY + 120, 0.30000000000000004, DAY + 121, 123456789.12345679, 1e-7, 1.0000000000000002, DAY + 179)
     await store.merge('EUR-USD', [exact])
     t.strictSame(await store.read('EUR-USD', '1', ...ALL, 10), [exact])
+  })
+
+  t.test('history minutes join every resolution only where the store holds no minute of ours', async (t) => {
+    const store = await open(t)
+    const own = candle(DAY + 60, 100, DAY + 70, 101, 99, 100.5, DAY + 110)
+    await store.merge('BTC-USD', [own])
+    // the source's bars span their whole minute
+    const upstream = [candle(DAY, 98, DAY, 99, 97, 98.5, DAY + 59), candle(DAY + 60, 50, DAY + 60, 50, 50, 50, DAY + 119)]
+    await store.mergeAbsentMinutes('BTC-USD', upstream)
+    t.strictSame(await store.read('BTC-USD', '1', ...ALL, 10), [upstream[0], own], 'our minute stays; the hole before it is filled')
+    t.strictSame(
+      await store.read('BTC-USD', '5', ...ALL, 10),
+      [candle(DAY, 98, DAY, 101, 97, 100.5, DAY + 110)],
+      'the five minutes hold both, the skipped bar left out',
+    )
+    await store.mergeAbsentMinutes('BTC-USD', [upstream[0]!])
+    t.strictSame(
+      await store.read('BTC-USD', '1D', ...ALL, 10),
+      [candle(DAY, 98, DAY, 101, 97, 100.5, DAY + 110)],
+      'merging it again changes nothing',
+    )
+  })
+
+  t.test("a resolution's history candles fill only the periods that hold none", async (t) => {
+    const store = await open(t, 3)
+    await store.merge('ETH-USD', [candle(DAY + 3600, 10, DAY + 3601, 11, 9, 10, DAY + 3700)])
+    const hours = [0, 1, 2].map((n) => candle(DAY + 3600 * n, 20 + n, DAY + 3600 * n, 21 + n, 19 + n, 20 + n, DAY + 3600 * n + 3599))
+    await store.insertAbsent('ETH-USD', '60', hours)
+    t.strictSame(
+      await store.read('ETH-USD', '60', ...ALL, 10),
+      [hours[0], candle(DAY + 3600, 10, DAY + 3601, 11, 9, 10, DAY + 3700), hours[2]],
+      'our hour stays',
+    )
+    t.strictSame(
+      await store.read('ETH-USD', '1', ...ALL, 10),
+      [candle(DAY + 3600, 10, DAY + 3601, 11, 9, 10, DAY + 3700)],
+      'other resolutions untouched',
+    )
+    await store.insertAbsent('ETH-USD', '60', [candle(DAY - 3600, 1, DAY - 3600, 1, 1, 1, DAY - 1)])
+    t.strictSame((await store.read('ETH-USD', '60', ...ALL, 10)).length, 3, 'retention holds: the oldest goes')
   })
 }

@@ -29,8 +29,8 @@ const store = memoryCandleStore({ keepPerResolution: 1000 })
 await store.merge('BTC-USD', MINUTES)
 await store.merge('US500-USD', MINUTES)
 
-const server = await serveRoutes(ohlcRoutes(store))
-const pagingServer = await serveRoutes(ohlcRoutes(store, { maxCandlesPerResponse: 2 }))
+const server = await serveRoutes(ohlcRoutes({ store }))
+const pagingServer = await serveRoutes(ohlcRoutes({ store }, { maxCandlesPerResponse: 2 }))
 t.teardown(() => {
   server.close()
   pagingServer.close()
@@ -135,7 +135,7 @@ t.test('an unknown pair: 404 in the upstream-proxy shape', async (t) => {
 t.test('the store out of reach: 502 in the upstream-proxy shape', async (t) => {
   const redis = new Redis(`redis://127.0.0.1:${await freePort()}`, { lazyConnect: true })
   t.teardown(() => redis.disconnect())
-  const unreachable = await serveRoutes(ohlcRoutes(redisCandleStore({ redis, keyPrefix: 'gone', keepPerResolution: 10 })))
+  const unreachable = await serveRoutes(ohlcRoutes({ store: redisCandleStore({ redis, keyPrefix: 'gone', keepPerResolution: 10 }) }))
   t.teardown(unreachable.close)
   const response = await postOhlc(
     { pair: 'BTC-USD', fromTimestampSeconds: DAY, toTimestampSeconds: DAY + 60, resolution: '1' },

@@ -134,7 +134,7 @@ t.test('candles from a replayed tick file equal the expected set at every resolu
     }
   }
   const edgeRedis = await readyRedis()
-  const edge = await serveRoutes(ohlcRoutes(redisCandleStore({ redis: edgeRedis, keyPrefix, keepPerResolution: 20_160 })))
+  const edge = await serveRoutes(ohlcRoutes({ store: redisCandleStore({ redis: edgeRedis, keyPrefix, keepPerResolution: 20_160 }) }))
   await expectEveryResolution(edge.baseUrl, 'live')
   edge.close()
   await Promise.all([edgeRedis, ...replicas.map((replica) => replica.redis)].map((redis) => redis.quit()))
@@ -145,7 +145,9 @@ t.test('candles from a replayed tick file equal the expected set at every resolu
   await redisServer.start()
   const restartedRedis = await readyRedis()
   t.teardown(() => restartedRedis.quit())
-  const restartedEdge = await serveRoutes(ohlcRoutes(redisCandleStore({ redis: restartedRedis, keyPrefix, keepPerResolution: 20_160 })))
+  const restartedEdge = await serveRoutes(
+    ohlcRoutes({ store: redisCandleStore({ redis: restartedRedis, keyPrefix, keepPerResolution: 20_160 }) }),
+  )
   t.teardown(restartedEdge.close)
   await expectEveryResolution(restartedEdge.baseUrl, 'after the restart')
 })

@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import t from 'tap'
-import { CURRENT_UWS, LEGACY_UWS, loadNativeUws, uwsPackageFor } from '../native-uws.ts'
+import type { TemplatedApp } from 'uWebSockets.js'
+import { CURRENT_UWS, holdHttpTimeouts, LEGACY_UWS, loadNativeUws, uwsPackageFor } from '../native-uws.ts'
 
 const NATIVE_UWS = fileURLToPath(new URL('../native-uws.ts', import.meta.url))
 
@@ -36,3 +37,16 @@ t.test(
     t.match(failure?.stderr, /uWebSockets\.js has no native build for Node v[\d.]+ .*refusing to start on its slow JavaScript fallback/)
   },
 )
+
+t.test("an app is held to uWebSockets' HTTP timeouts of 10 s", async (t) => {
+  const app = loadNativeUws().App() as TemplatedApp & { getIdleTimeout?: () => number; getResponseTimeout?: () => number }
+  if (legacyHere) {
+    // v20.30 has them built in (HTTP_IDLE_TIMEOUT_S, HTTP_TIMEOUT_S), with nothing to set them
+    t.same([typeof app.getIdleTimeout, typeof app.getResponseTimeout], ['undefined', 'undefined'])
+    t.doesNotThrow(() => holdHttpTimeouts(app))
+  } else {
+    t.same([app.getIdleTimeout?.(), app.getResponseTimeout?.()], [30, 30], "the current package's own defaults")
+    holdHttpTimeouts(app)
+    t.same([app.getIdleTimeout?.(), app.getResponseTimeout?.()], [10, 10], 'held to 10 s')
+  }
+})

@@ -34,6 +34,20 @@ t.test('two replicas on one Redis draw on one budget per IP', async (t) => {
   t.equal((await replicaB!.check('status', '192.0.2.1')).remaining, 59, 'another budget is separate')
 })
 
+t.test("a replica busy past the store's timeout still takes the store's answer that came meanwhile", async (t) => {
+  const keyPrefix = `t-${randomUUID()}`
+  const clients = [new Redis(redisServer.url), new Redis(redisServer.url)]
+  t.teardown(() => Promise.all(clients.map((client) => client.quit())))
+  await Promise.all(clients.map((client) => new Promise((resolve) => client.once('ready', resolve))))
+  const [busy, other] = clients.map((redis) => createRateLimits({ redis, keyPrefix, logger: silentLogger() }))
+  t.equal((await other!.check('portfolio', '192.0.2.9')).remaining, 59)
+  const asked = busy!.check('portfolio', '192.0.2.9')
+  // the thread is held past the 500 ms timeout while Redis answers: when it is free, the answer and the timer are both due
+  const until = performance.now() + 800
+  while (performance.now() < until);
+  t.equal((await asked).remaining, 58, 'the shared budget, not a memory budget of its own')
+})
+
 t.test('with Redis gone, each replica falls back to its own memory budget', async (t) => {
   const logger = silentLogger()
   const redis = new Redis(`redis://127.0.0.1:1`, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false })

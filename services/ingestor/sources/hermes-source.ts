@@ -12,20 +12,22 @@
 
 import { setTimeout as sleep } from 'node:timers/promises'
 
-import { createParser, type EventSourceMessage } from 'eventsource-parser'
+import type { EventSourceMessage } from 'eventsource-parser'
 
 import type { Logger } from '../../../kit/logger.ts'
 import type { Metrics } from '../../../kit/metrics.ts'
 import { maskUrl } from '../../../kit/redaction.ts'
 import type { Secret } from '../../../kit/secret.ts'
 import { throttledWarning } from '../../../kit/throttled-warning.ts'
-import { UPSTREAM_PAIRS, feedIdFor, normalizeFeedId } from '../feed-ids.ts'
+import { UPSTREAM_PAIRS } from '../feed-ids.ts'
 import type { FeedSink, FeedSource } from './feed-source.ts'
 import { HERMES_ERROR_KINDS, hermesErrorKind } from './hermes-error-event.ts'
+import { HermesFeeds, type HermesReadiness } from './hermes-feeds.ts'
 import { listedFeedIds } from './hermes-feed-list.ts'
-import { readPriceUpdate, type FeedLookup } from './hermes-price-update.ts'
-import { HermesRefusal, hermesRefusal } from './hermes-refusal.ts'
+import { readPriceUpdate } from './hermes-price-update.ts'
+import { HermesRefusal } from './hermes-refusal.ts'
 import { hermesHeaders, hermesUrl, logSafe } from './hermes-request.ts'
+import { readHermesStream } from './hermes-stream.ts'
 import { reconnectDelayMs, type ReconnectPolicy } from './reconnect-delay.ts'
 import { RepeatFilter } from './repeat-filter.ts'
 
@@ -73,251 +75,202 @@ export interface HermesSourceOptions {
   timing?: Partial<HermesTiming>
 }
 
-export interface HermesReadiness {
-  /** whether the configured ids have been checked against Hermes's feed list */
-  feedList: 'unchecked' | 'checked' | 'failed'
-  /** configured feeds Hermes does not know; their pairs get no prices */
-  unknownFeeds: Array<{ pair: string; feedId: string }>
-  /** Hermes refused the key (or its absence) on the latest request */
-  authRefused: boolean
-}
+export type { HermesReadiness }
 
 export interface HermesSource extends FeedSource {
   readiness(): HermesReadiness
 }
 
-const STREAM_PATH = 'v2/updates/price/stream'
 const FEED_LIST_PATH = 'v2/price_feeds'
 
+/** A wait before the next connection, at least `minimumMs`, and why (logged). */
+interface Wait {
+  minimumMs: number
+  reason: string
+}
+
 export function hermesSource(options: HermesSourceOptions): HermesSource {
-  const logger = options.logger.child({ source: 'hermes' })
-  const timing = { ...HERMES_TIMING, ...options.timing }
-  const { metrics } = options
-  const safe = logSafe(options.baseUrl, options.apiKey)
-  const pairByFeedId = subscribedFeeds(options.pairs ?? UPSTREAM_PAIRS, logger)
-  /** the ids asked for: the configured ones minus those Hermes turned out not to know */
-  const subscribed = new Map(pairByFeedId)
-  const lookup: FeedLookup = (id) => {
-    const feedId = normalizeFeedId(id)
-    const pair = pairByFeedId.get(feedId)
-    return pair === undefined ? undefined : { pair, feedId }
-  }
-  const repeats = new RepeatFilter()
-  const state: HermesReadiness = { feedList: 'unchecked', unknownFeeds: [], authRefused: false }
-  const logAuthRefusal = throttledWarning(logger, 'Hermes refused the request: check HERMES_API_KEY', timing.errorLogIntervalMs, 'error')
-  const logErrorEvent = throttledWarning(logger, 'Hermes sent an error event', timing.errorLogIntervalMs)
-  for (const kind of HERMES_ERROR_KINDS) metrics.hermesErrorEvents.labels(kind).inc(0)
   const stopping = new AbortController()
+  const session = new HermesSession(options, stopping.signal)
   let running: Promise<void> | undefined
-
-  async function run(sink: FeedSink): Promise<void> {
-    if (subscribed.size === 0) {
-      logger.warn('no pairs with an upstream feed to stream')
-      return
-    }
-    logger.info({ upstream: maskUrl(options.baseUrl), apiKey: options.apiKey !== undefined }, 'streaming from Hermes')
-    let failures = 0
-    while (!stopping.signal.aborted) {
-      let wait = { minimumMs: 0, reason: 'ended' }
-      try {
-        if (state.feedList !== 'checked') await checkFeedList()
-        if (subscribed.size === 0) {
-          logger.error('Hermes knows none of the configured feeds; not streaming')
-          return
-        }
-        await streamOnce(sink, () => {
-          failures = 0
-        })
-        logger.info('stream ended by upstream')
-      } catch (error) {
-        if (stopping.signal.aborted) break
-        wait = onFailure(error)
-      }
-      if (stopping.signal.aborted) break
-      const delayMs = Math.max(reconnectDelayMs(failures, options.reconnect), wait.minimumMs)
-      failures += 1
-      logger.info({ delayMs: Math.round(delayMs), attempt: failures, reason: wait.reason }, 'reconnect scheduled')
-      await sleep(delayMs, undefined, { signal: stopping.signal }).catch(() => undefined)
-    }
-  }
-
-  /** Reports and leaves out configured ids missing from Hermes's feed list. Key and limit refusals are thrown. */
-  async function checkFeedList(): Promise<void> {
-    const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(timing.feedListTimeoutMs)])
-    try {
-      const headers = hermesHeaders(options.apiKey, 'application/json')
-      const listed = await listedFeedIds(hermesUrl(options.baseUrl, FEED_LIST_PATH), { headers, signal }, safe)
-      state.feedList = 'checked'
-      keyAccepted()
-      markUnknown(
-        [...subscribed.keys()].filter((feedId) => !listed.has(feedId)),
-        'missing from the feed list',
-      )
-    } catch (error) {
-      if (stopping.signal.aborted) throw error
-      if (error instanceof HermesRefusal && (error.kind === 'auth' || error.kind === 'rate_limited')) throw error
-      state.feedList = 'failed'
-      metricRefusal(error)
-      logger.warn({ err: describe(error) }, 'feed list check failed; streaming without it, checking again on reconnect')
-    }
-  }
-
-  /** Resolves when the upstream ends the stream; rejects when the request fails, is refused, goes idle or is aborted. */
-  async function streamOnce(sink: FeedSink, onHealthy: () => void): Promise<void> {
-    const idle = new AbortController()
-    let idleTimer: NodeJS.Timeout | undefined
-    const touch = () => {
-      clearTimeout(idleTimer)
-      idleTimer = setTimeout(() => idle.abort(new Error(`no data or keep-alive for ${timing.idleTimeoutMs} ms`)), timing.idleTimeoutMs)
-    }
-    touch()
-    const signal = AbortSignal.any([stopping.signal, idle.signal])
-    try {
-      const response = await fetch(streamUrl(), { signal, headers: hermesHeaders(options.apiKey, 'text/event-stream') })
-      if (!response.ok) {
-        const body = await response.text().catch(() => '')
-        throw hermesRefusal('stream', response.status, response.headers, safe(body))
-      }
-      if (!response.body) throw new Error('upstream answered without a body')
-      keyAccepted()
-      logger.info({ feeds: subscribed.size }, 'stream connected')
-
-      const connectedAt = Date.now()
-      let healthy = false
-      const parser = createParser({
-        onEvent(event) {
-          const delivered = handleEvent(event, sink)
-          if (delivered && !healthy && Date.now() - connectedAt >= timing.healthyAfterMs) {
-            healthy = true
-            onHealthy()
-          }
-        },
-      })
-      const decoder = new TextDecoder()
-      const reader = response.body.getReader()
-      try {
-        for (;;) {
-          const { done, value } = await reader.read()
-          if (done) return
-          touch()
-          parser.feed(decoder.decode(value, { stream: true }))
-        }
-      } finally {
-        // Closes the connection if reading stopped early (a sink threw); a no-op once the stream has ended.
-        await reader.cancel().catch(() => undefined)
-      }
-    } finally {
-      clearTimeout(idleTimer)
-    }
-  }
-
-  /** Passes the event's changed quotes on; true when it was a price update (not an error event). */
-  function handleEvent(event: EventSourceMessage, sink: FeedSink): boolean {
-    if (event.event === 'error') {
-      const kind = hermesErrorKind(event.data)
-      metrics.hermesErrorEvents.labels(kind).inc()
-      logErrorEvent(kind, { kind, upstreamMessage: safe(event.data) })
-      return false
-    }
-    const { quotes, malformations } = readPriceUpdate(event.data, lookup)
-    for (const { reason, detail } of malformations) sink.malformed(reason, detail)
-    let suppressed = 0
-    for (const quote of quotes) {
-      if (repeats.isRepeat(quote)) suppressed += 1
-      else sink.quote(quote)
-    }
-    if (suppressed > 0) metrics.hermesRepeatsSuppressed.inc(suppressed)
-    return true
-  }
-
-  /** Logs and counts a failed attempt; says how long to wait at least before the next. */
-  function onFailure(error: unknown): { minimumMs: number; reason: string } {
-    metricRefusal(error)
-    if (!(error instanceof HermesRefusal)) {
-      logger.warn({ err: describe(error) }, 'stream failed')
-      return { minimumMs: 0, reason: 'failed' }
-    }
-    const fields = { endpoint: error.endpoint, status: error.status, body: error.body }
-    if (error.kind === 'auth') {
-      state.authRefused = true
-      metrics.hermesAuthRefused.set(1)
-      logAuthRefusal('auth', { ...fields, apiKeyConfigured: options.apiKey !== undefined, retryInMs: timing.authRetryMs })
-      return { minimumMs: Math.max(timing.authRetryMs, error.retryAfterMs ?? 0), reason: 'auth' }
-    }
-    if (error.kind === 'rate_limited') {
-      const waitMs = error.retryAfterMs ?? timing.rateLimitWaitMs
-      logger.warn({ ...fields, waitMs }, 'Hermes rate limit reached; waiting it out')
-      return { minimumMs: waitMs, reason: 'rate_limited' }
-    }
-    const named = error.feedIds.filter((feedId) => subscribed.has(feedId))
-    if (error.kind === 'unknown_feed_ids' && named.length > 0) {
-      markUnknown(named, 'refused by the stream (404)')
-      return { minimumMs: 0, reason: 'unknown_feed_ids' }
-    }
-    logger.warn(fields, 'Hermes refused the stream')
-    return { minimumMs: 0, reason: 'http_error' }
-  }
-
-  function keyAccepted(): void {
-    state.authRefused = false
-    metrics.hermesAuthRefused.set(0)
-  }
-
-  function metricRefusal(error: unknown): void {
-    if (error instanceof HermesRefusal) metrics.hermesHttpErrors.labels(error.endpoint, String(error.status)).inc()
-  }
-
-  function markUnknown(feedIds: readonly string[], how: string): void {
-    if (feedIds.length === 0) return
-    const feeds = feedIds.map((feedId) => ({ pair: subscribed.get(feedId)!, feedId }))
-    for (const { feedId } of feeds) subscribed.delete(feedId)
-    state.unknownFeeds.push(...feeds)
-    metrics.hermesUnknownFeedIds.set(state.unknownFeeds.length)
-    logger.error({ feeds, how }, 'Hermes does not know these feed ids: their pairs get no prices')
-  }
-
-  function streamUrl(): URL {
-    const url = hermesUrl(options.baseUrl, STREAM_PATH)
-    for (const feedId of subscribed.keys()) url.searchParams.append('ids[]', feedId)
-    url.searchParams.set('parsed', 'true')
-    // The binary proofs are not used here; base64 is their shorter encoding.
-    url.searchParams.set('encoding', 'base64')
-    // With it, Hermes drops ids it does not know (or has retired since) instead of refusing the stream (404).
-    url.searchParams.set('ignore_invalid_price_ids', String(options.ignoreInvalidPriceIds ?? true))
-    // allow_unordered and benchmarks_only keep their defaults (false): in-order updates, all of them.
-    return url
-  }
-
-  /** The error's message and its cause's (fetch hides the network reason there), fit for a log line. */
-  function describe(error: unknown): string {
-    if (!(error instanceof Error)) return safe(String(error))
-    const cause = error.cause instanceof Error ? ` (${error.cause.message})` : ''
-    return safe(`${error.message}${cause}`)
-  }
-
   return {
     name: 'hermes',
     start(sink) {
       if (running) throw new Error('hermes source already started')
-      running = run(sink).finally(() => logger.info('stopped'))
+      running = session.run(sink).finally(() => session.logger.info('stopped'))
     },
     async stop() {
       stopping.abort()
       await running
     },
-    readiness: () => ({ ...state, unknownFeeds: [...state.unknownFeeds] }),
+    readiness: () => session.feeds.readiness(),
   }
 }
 
-/** feed id → pair, for the requested pairs that have a real upstream feed. */
-function subscribedFeeds(pairs: readonly string[], logger: Logger): Map<string, string> {
-  const pairByFeedId = new Map<string, string>()
-  const skipped: string[] = []
-  for (const pair of pairs) {
-    const feedId = feedIdFor(pair) // throws for a symbol that is not a venue pair
-    if (UPSTREAM_PAIRS.includes(pair)) pairByFeedId.set(feedId, pair)
-    else skipped.push(pair)
+/** The source's life: connections one after another, each failure classified into how long to wait. */
+class HermesSession {
+  readonly logger: Logger
+  readonly feeds: HermesFeeds
+  private readonly timing: HermesTiming
+  private readonly metrics: HermesMetrics
+  private readonly safe: (text: string) => string
+  private readonly repeats = new RepeatFilter()
+  private readonly logAuthRefusal: ReturnType<typeof throttledWarning>
+  private readonly logErrorEvent: ReturnType<typeof throttledWarning>
+
+  constructor(
+    private readonly options: HermesSourceOptions,
+    private readonly stopping: AbortSignal,
+  ) {
+    this.logger = options.logger.child({ source: 'hermes' })
+    this.timing = { ...HERMES_TIMING, ...options.timing }
+    this.metrics = options.metrics
+    this.safe = logSafe(options.baseUrl, options.apiKey)
+    this.feeds = new HermesFeeds(options.pairs ?? UPSTREAM_PAIRS, this.logger, (count) => this.metrics.hermesUnknownFeedIds.set(count))
+    const { errorLogIntervalMs } = this.timing
+    this.logAuthRefusal = throttledWarning(this.logger, 'Hermes refused the request: check HERMES_API_KEY', errorLogIntervalMs, 'error')
+    this.logErrorEvent = throttledWarning(this.logger, 'Hermes sent an error event', errorLogIntervalMs)
+    for (const kind of HERMES_ERROR_KINDS) this.metrics.hermesErrorEvents.labels(kind).inc(0)
   }
-  if (skipped.length > 0) logger.info({ pairs: skipped }, 'pairs without an upstream feed are not streamed')
-  return pairByFeedId
+
+  async run(sink: FeedSink): Promise<void> {
+    if (this.feeds.size === 0) {
+      this.logger.warn('no pairs with an upstream feed to stream')
+      return
+    }
+    this.logger.info({ upstream: maskUrl(this.options.baseUrl), apiKey: this.options.apiKey !== undefined }, 'streaming from Hermes')
+    let failures = 0
+    while (!this.stopping.aborted) {
+      let wait: Wait = { minimumMs: 0, reason: 'ended' }
+      try {
+        if (this.feeds.state.feedList !== 'checked') await this.checkFeedList()
+        if (this.feeds.size === 0) {
+          this.logger.error('Hermes knows none of the configured feeds; not streaming')
+          return
+        }
+        await this.streamOnce(sink, () => {
+          failures = 0
+        })
+        this.logger.info('stream ended by upstream')
+      } catch (error) {
+        if (this.stopping.aborted) break
+        wait = this.onFailure(error)
+      }
+      if (this.stopping.aborted) break
+      const delayMs = Math.max(reconnectDelayMs(failures, this.options.reconnect), wait.minimumMs)
+      failures += 1
+      this.logger.info({ delayMs: Math.round(delayMs), attempt: failures, reason: wait.reason }, 'reconnect scheduled')
+      await sleep(delayMs, undefined, { signal: this.stopping }).catch(() => undefined)
+    }
+  }
+
+  /** Reports and leaves out configured ids missing from Hermes's feed list. Key and limit refusals are thrown. */
+  private async checkFeedList(): Promise<void> {
+    const signal = AbortSignal.any([this.stopping, AbortSignal.timeout(this.timing.feedListTimeoutMs)])
+    try {
+      const headers = hermesHeaders(this.options.apiKey, 'application/json')
+      const listed = await listedFeedIds(hermesUrl(this.options.baseUrl, FEED_LIST_PATH), { headers, signal }, this.safe)
+      this.feeds.state.feedList = 'checked'
+      this.keyAccepted()
+      this.feeds.markUnknown(
+        this.feeds.ids().filter((feedId) => !listed.has(feedId)),
+        'missing from the feed list',
+      )
+    } catch (error) {
+      if (this.stopping.aborted) throw error
+      if (error instanceof HermesRefusal && (error.kind === 'auth' || error.kind === 'rate_limited')) throw error
+      this.feeds.state.feedList = 'failed'
+      this.metricRefusal(error)
+      this.logger.warn({ err: this.describe(error) }, 'feed list check failed; streaming without it, checking again on reconnect')
+    }
+  }
+
+  /** One connection, until Hermes ends it; `onHealthy` once it has delivered prices for `healthyAfterMs`. */
+  private async streamOnce(sink: FeedSink, onHealthy: () => void): Promise<void> {
+    let connectedAt = 0
+    let healthy = false
+    await readHermesStream({
+      url: this.feeds.streamUrl(this.options.baseUrl, this.options.ignoreInvalidPriceIds ?? true),
+      headers: hermesHeaders(this.options.apiKey, 'text/event-stream'),
+      signal: this.stopping,
+      idleTimeoutMs: this.timing.idleTimeoutMs,
+      safe: this.safe,
+      onConnected: () => {
+        this.keyAccepted()
+        this.logger.info({ feeds: this.feeds.size }, 'stream connected')
+        connectedAt = Date.now()
+      },
+      onEvent: (event) => {
+        const delivered = this.handleEvent(event, sink)
+        if (delivered && !healthy && Date.now() - connectedAt >= this.timing.healthyAfterMs) {
+          healthy = true
+          onHealthy()
+        }
+      },
+    })
+  }
+
+  /** Passes the event's changed quotes on; true when it was a price update (not an error event). */
+  private handleEvent(event: EventSourceMessage, sink: FeedSink): boolean {
+    if (event.event === 'error') {
+      const kind = hermesErrorKind(event.data)
+      this.metrics.hermesErrorEvents.labels(kind).inc()
+      this.logErrorEvent(kind, { kind, upstreamMessage: this.safe(event.data) })
+      return false
+    }
+    const { quotes, malformations } = readPriceUpdate(event.data, this.feeds.lookup)
+    for (const { reason, detail } of malformations) sink.malformed(reason, detail)
+    let suppressed = 0
+    for (const quote of quotes) {
+      if (this.repeats.isRepeat(quote)) suppressed += 1
+      else sink.quote(quote)
+    }
+    if (suppressed > 0) this.metrics.hermesRepeatsSuppressed.inc(suppressed)
+    return true
+  }
+
+  /** Logs and counts a failed attempt; says how long to wait at least before the next. */
+  private onFailure(error: unknown): Wait {
+    this.metricRefusal(error)
+    if (!(error instanceof HermesRefusal)) {
+      this.logger.warn({ err: this.describe(error) }, 'stream failed')
+      return { minimumMs: 0, reason: 'failed' }
+    }
+    const fields = { endpoint: error.endpoint, status: error.status, body: error.body }
+    if (error.kind === 'auth') {
+      this.feeds.state.authRefused = true
+      this.metrics.hermesAuthRefused.set(1)
+      const retryInMs = this.timing.authRetryMs
+      this.logAuthRefusal('auth', { ...fields, apiKeyConfigured: this.options.apiKey !== undefined, retryInMs })
+      return { minimumMs: Math.max(retryInMs, error.retryAfterMs ?? 0), reason: 'auth' }
+    }
+    if (error.kind === 'rate_limited') {
+      const waitMs = error.retryAfterMs ?? this.timing.rateLimitWaitMs
+      this.logger.warn({ ...fields, waitMs }, 'Hermes rate limit reached; waiting it out')
+      return { minimumMs: waitMs, reason: 'rate_limited' }
+    }
+    const named = error.feedIds.filter((feedId) => this.feeds.has(feedId))
+    if (error.kind === 'unknown_feed_ids' && named.length > 0) {
+      this.feeds.markUnknown(named, 'refused by the stream (404)')
+      return { minimumMs: 0, reason: 'unknown_feed_ids' }
+    }
+    this.logger.warn(fields, 'Hermes refused the stream')
+    return { minimumMs: 0, reason: 'http_error' }
+  }
+
+  private keyAccepted(): void {
+    this.feeds.state.authRefused = false
+    this.metrics.hermesAuthRefused.set(0)
+  }
+
+  private metricRefusal(error: unknown): void {
+    if (error instanceof HermesRefusal) this.metrics.hermesHttpErrors.labels(error.endpoint, String(error.status)).inc()
+  }
+
+  /** The error's message and its cause's (fetch hides the network reason there), fit for a log line. */
+  private describe(error: unknown): string {
+    if (!(error instanceof Error)) return this.safe(String(error))
+    const cause = error.cause instanceof Error ? ` (${error.cause.message})` : ''
+    return this.safe(`${error.message}${cause}`)
+  }
 }

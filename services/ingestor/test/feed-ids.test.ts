@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import t from 'tap'
 
 import { PAIRS } from '../../../schemas/pairs.ts'
-import { FEED_IDS, UPSTREAM_PAIRS, feedIdFor, normalizeFeedId, pairForFeedId } from '../feed-ids.ts'
+import { FEED_IDS, UPSTREAM_PAIRS, feedIdFor, historySymbolFor, normalizeFeedId, pairForFeedId } from '../feed-ids.ts'
 
 const SYNTHETIC_PAIRS = [
   'XCU-USD',
@@ -59,6 +59,13 @@ t.test('real Pyth ids for 60 pairs, synthetic stand-ins for the rest', (t) => {
     FEED_IDS.every((entry) => (entry.source === 'pyth') === (entry.pythSymbol !== undefined)),
     'exactly the real entries name their Pyth symbol',
   )
+  t.ok(
+    FEED_IDS.every((entry) => entry.historySymbol === entry.pythSymbol),
+    'the history source spells each real feed as Hermes does; synthetic entries have no history symbol',
+  )
+  t.equal(historySymbolFor('BTC-USD'), 'Crypto.BTC/USD')
+  t.equal(historySymbolFor('EUR-USD'), 'FX.EUR/USD')
+  t.equal(historySymbolFor('US500-USD'), undefined, 'a synthetic feed has no upstream history')
 
   // well-known Pyth ids, as published
   t.equal(feedIdFor('BTC-USD'), '0xe62df6c8b4a85fe1a67db44dc12de5db330f7ac66b72dc658afedf0f4a415b43')

@@ -16,8 +16,9 @@ import { startJsonRpcProxy } from '../../../test/support/json-rpc-proxy.ts'
 import { startOnboardingStack } from '../../../test/support/onboarding-stack.ts'
 import { startRedis } from '../../../test/support/servers.ts'
 import { waitFor, withDeadline } from '../../../test/support/wait.ts'
-import { chainTimePlus, signOnboarding } from '../partner-client.ts'
+import { chainTimePlus, signOnboarding } from '../../../loadtest/partner-signer.ts'
 import { onboardingJobId } from '../relay-job.ts'
+import { nodeArgumentsFor } from '../../../test/support/node-script.ts'
 
 // One development chain (42161 and 421614, anvil + alto + EntryPoint v0.8) and one Redis for the file.
 // Each test onboards partners of its own, so chain state never carries over between tests.
@@ -453,7 +454,7 @@ t.test('when the state cannot be read back, the outcome stands without it', asyn
 t.test('the demo script signs and posts an onboarding for the demo partner', async (t) => {
   const file = join(t.testdir(), 'deployment.json')
   await writeDeployment(devnet, file)
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo-onboard.ts', stack.baseUrl, file], { cwd: ROOT })
+  const child = spawn(process.execPath, [...nodeArgumentsFor(join(ROOT, 'scripts/demo-onboard.ts')), stack.baseUrl, file], { cwd: ROOT })
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))

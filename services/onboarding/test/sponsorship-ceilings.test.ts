@@ -10,7 +10,7 @@ import { postOnboarding as post, readJson } from '../../../test/support/http.ts'
 import { metricValue } from '../../../test/support/metrics.ts'
 import { startOnboardingStack } from '../../../test/support/onboarding-stack.ts'
 import { devnetForFile } from '../../../test/support/shared-devnet.ts'
-import { signOnboarding, chainTimePlus } from '../partner-client.ts'
+import { signOnboarding, chainTimePlus } from '../../../loadtest/partner-signer.ts'
 import { utcDay } from '../sponsorship-ledger.ts'
 
 const HUNDRED_USDC = parseUnits('100', 6)

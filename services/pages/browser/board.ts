@@ -30,7 +30,11 @@ for (const pair of PAIRS) {
   const row = table.insertRow()
   row.dataset.pair = pair.symbol
   row.dataset.updates = '0'
-  row.insertCell().textContent = pair.symbol
+  // the pair's name opens its candles (the pair view)
+  const link = document.createElement('a')
+  link.href = `/pair?symbol=${pair.symbol}`
+  link.textContent = pair.symbol
+  row.insertCell().append(link)
   const cell = (name: string) => {
     const created = row.insertCell()
     created.className = name

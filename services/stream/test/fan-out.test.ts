@@ -1,5 +1,5 @@
 import t from 'tap'
-import { PAIRS } from '../../../schemas/pairs.ts'
+import { PAIRS, pairBySymbol } from '../../../schemas/pairs.ts'
 import { priceRow, rowBytes } from '../../../test/support/price-rows.ts'
 import { createFanOut } from '../fan-out.ts'
 import { PublishedTicks } from '../published-ticks.ts'
@@ -14,17 +14,28 @@ interface Sent {
 function fanOutWith(sliceMs: number, deliverMs: number) {
   const sent: Sent[] = []
   const announced: number[] = []
+  /** the positions of the ticks handed to `sent` (delivered or superseded), for the resume window */
+  const left: number[] = []
   const fanOut = createFanOut({
     published: new PublishedTicks(),
     sliceMs,
-    deliver(pairId, frame, droppedBefore) {
+    deliver({ pairId, seq }, droppedBefore) {
       const until = performance.now() + deliverMs
       while (performance.now() < until);
-      sent.push({ pair: PAIRS[pairId]!.symbol, seq: JSON.parse(frame.toString()).seq, droppedBefore })
+      sent.push({ pair: PAIRS[pairId]!.symbol, seq, droppedBefore })
     },
+    sent: ({ position }) => left.push(position),
     announceConflation: (dropped) => announced.push(dropped),
   })
-  return { fanOut, sent, announced }
+  // the bus's numbering: seq per pair, position over every pair
+  const seqs = new Map<string, number>()
+  let position = 0
+  const onRow = (pair: string, row: Buffer) => {
+    const seq = (seqs.get(pair) ?? 0) + 1
+    seqs.set(pair, seq)
+    fanOut.onTick({ pairId: pairBySymbol(pair)!.id, seq, position: ++position, row })
+  }
+  return { fanOut: { onRow }, sent, announced, left }
 }
 
 const endOfTurn = () => new Promise((resolve) => setImmediate(resolve))
@@ -45,18 +56,19 @@ t.test('the ticks of one read go out together, in order, before the turn ends, h
   t.same(announced, [], 'one tick per pair: nothing to conflate')
 })
 
-t.test('past the slice, the rest of the read conflates to the latest row per pair, in the same turn', async (t) => {
-  const { fanOut, sent, announced } = fanOutWith(0, 0)
+t.test('past the slice, the rest of the read conflates to the latest row per pair, in position order, in the same turn', async (t) => {
+  const { fanOut, sent, announced, left } = fanOutWith(0, 0)
   const rows = ['BTC-USD', 'ETH-USD', 'BTC-USD', 'BTC-USD', 'ETH-USD', 'SOL-USD']
   for (const pair of rows) fanOut.onRow(pair, rowBytes(priceRow(pair)))
   await endOfTurn()
   t.same(sent, [
     { pair: 'BTC-USD', seq: 1, droppedBefore: 0 },
-    { pair: 'ETH-USD', seq: 2, droppedBefore: 1 },
     { pair: 'BTC-USD', seq: 3, droppedBefore: 1 },
+    { pair: 'ETH-USD', seq: 2, droppedBefore: 1 },
     { pair: 'SOL-USD', seq: 1, droppedBefore: 0 },
   ])
   t.same(announced, [2], 'one gap for every pair superseded, before the conflated frames')
+  t.same(left, [1, 2, 3, 4, 5, 6], 'every tick, superseded ones too, left for the resume window in position order')
 })
 
 t.test('once a turn has spent its slice, its later reads wait for its end, conflated', async (t) => {
@@ -71,8 +83,8 @@ t.test('once a turn has spent its slice, its later reads wait for its end, confl
   t.equal(sent.length, 1, 'a later read of a spent turn costs nothing until the turn ends')
   await endOfTurn()
   t.same(sent.slice(1), [
-    { pair: 'BTC-USD', seq: 3, droppedBefore: 1 },
     { pair: 'ETH-USD', seq: 1, droppedBefore: 0 },
+    { pair: 'BTC-USD', seq: 3, droppedBefore: 1 },
   ])
   t.same(announced, [1])
 

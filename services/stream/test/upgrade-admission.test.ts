@@ -5,6 +5,7 @@ import { startTestEdge } from '../../../test/support/edge-harness.ts'
 import { metricValue } from '../../../test/support/metrics.ts'
 import { rawUpgrade } from '../../../test/support/raw-ws.ts'
 import { waitFor, withDeadline } from '../../../test/support/wait.ts'
+import { errorResponse } from '../../http/error-response.ts'
 import { UpgradeAdmission } from '../upgrade-admission.ts'
 
 /** An admission whose clock the test moves. */
@@ -18,10 +19,10 @@ t.test('a burst is admitted at once, then the rate; a refusal is the spec 8 503 
   const { admission, clock } = admissionAt({ perSecond: 10, burst: 3, maxRetrySeconds: 30 })
   t.same([admission.refusal(), admission.refusal(), admission.refusal()], [undefined, undefined, undefined], 'the burst')
   const refusal = admission.refusal()!
-  t.equal(refusal.status, 503)
-  t.same(Object.keys(refusal.headers), ['retry-after'])
-  t.equal(refusal.headers['retry-after'], String(refusal.retryAfterSeconds))
-  t.same(JSON.parse(refusal.body), {
+  const answer = errorResponse(refusal)
+  t.equal(answer.status, 503)
+  t.same(answer.headers, { 'retry-after': String(refusal.retryAfterSeconds) })
+  t.same(answer.body, {
     error: 'Service Unavailable',
     message: `this replica admits 10 stream upgrades per second: retry in ${refusal.retryAfterSeconds} seconds`,
     details: { retryAfterSeconds: refusal.retryAfterSeconds, limit: { upgradesPerSecond: 10 } },
@@ -34,7 +35,7 @@ t.test('a burst is admitted at once, then the rate; a refusal is the spec 8 503 
 t.test('Retry-After: whole seconds from 1 up to a window that grows with the crowd refused, never above the cap', async (t) => {
   const { admission } = admissionAt({ perSecond: 100, burst: 1, maxRetrySeconds: 20, seed: 5 })
   admission.refusal()
-  const waits = Array.from({ length: 5_000 }, () => admission.refusal()!.retryAfterSeconds)
+  const waits = Array.from({ length: 5_000 }, () => admission.refusal()!.retryAfterSeconds!)
   t.ok(
     waits.every((wait) => Number.isInteger(wait) && wait >= 1 && wait <= 20),
     'every Retry-After within [1, 20]',
@@ -51,7 +52,7 @@ t.test('Retry-After: whole seconds from 1 up to a window that grows with the cro
   const again = admissionAt({ perSecond: 100, burst: 1, maxRetrySeconds: 20, seed: 5 }).admission
   again.refusal()
   t.same(
-    Array.from({ length: 5_000 }, () => again.refusal()!.retryAfterSeconds),
+    Array.from({ length: 5_000 }, () => again.refusal()!.retryAfterSeconds!),
     waits,
     'repeatable with the same seed',
   )

@@ -144,6 +144,8 @@ class TraderHistory {
     if (fromLimit) fromLimit.updatedAt = executedAt
     const price = fromLimit ? fromLimit.openPrice : toPrice(terms.price)
     const fill = this.fillPrice(price, terms.isBuy)
+    const isDayTrade = this.random.chance(0.1)
+    if (fromLimit) fromLimit.isDayTrade = isDayTrade
     const { collateral, leverage, notional } = sizeOf(terms)
     const tradeID = String(this.ledger.nextTradeId())
     const side = terms.isBuy ? 'long' : 'short'
@@ -156,7 +158,7 @@ class TraderHistory {
       tradeType: fromLimit ? ORDER_TYPE_OF[fromLimit.limitType] : 'Market',
       isBuy: terms.isBuy,
       isOpen: true,
-      isDayTrade: this.random.chance(0.1),
+      isDayTrade,
       closeInitiated: 0n,
       collateral,
       leverage,
@@ -181,6 +183,7 @@ class TraderHistory {
       tradeID,
       limitID: fromLimit?.id ?? '',
       orderType: trade.tradeType,
+      isDayTrade,
       price,
       priceAfterImpact: fill.price,
       priceImpactP: fill.impactP,
@@ -217,6 +220,7 @@ class TraderHistory {
       isBuy: trade.isBuy,
       orderType,
       orderAction: 'Close',
+      isDayTrade: trade.isDayTrade,
       price,
       priceAfterImpact: fill.price,
       priceImpactP: fill.impactP,
@@ -263,6 +267,8 @@ class TraderHistory {
       isActive,
       isBuy: terms.isBuy,
       limitType,
+      // a day trade is marked when the order opens its position
+      isDayTrade: false,
       executionStarted: 0n,
       openPrice,
       stopLossPrice: this.random.chance(0.3) ? priceAtPnl(openPrice, terms, -this.random.between(20, 80)) : 0n,
@@ -331,6 +337,7 @@ class TraderHistory {
       liquidationFee: 0n,
       rolloverFee: 0n,
       fundingFee: 0n,
+      isDayTrade: false,
       builder: ZERO_ADDRESS,
       builderFee: 0n,
       initiatedAt,

@@ -10,9 +10,12 @@ import { buildFees, buildGroups, buildPairs } from './pairs.ts'
 import { createRandom } from './random.ts'
 import { SEED_HEAD_TIMESTAMP } from './timeline.ts'
 import { buildMetaData, buildUsers, buildVault, countOpenPerPair, sumGroupCollateral } from './totals.ts'
+import { buildVaultSettlements } from './vault-settlements.ts'
 import { traderProfiles } from './traders.ts'
 
 export const DEFAULT_SEED = 1
+/** settled vault settlements (a day apart) before the open one */
+const SETTLEMENTS: Readonly<Record<ChainId, number>> = { 42161: 60, 421614: 20 }
 
 const generated = new Map<string, SeedData>()
 
@@ -37,6 +40,8 @@ export function buildSeedData(chainId: ChainId, seed: number): SeedData {
   countOpenPerPair(pairs.rows, activity)
   sumGroupCollateral(groups, pairs.rows, activity)
   const users = buildUsers(traders, activity)
+  const vault = buildVault()
+  const cycle = buildVaultSettlements(createRandom(seed, chainId, 'vault'), traders, SETTLEMENTS[chainId], vault)
   const seeded = {
     groups,
     fees: buildFees(),
@@ -44,7 +49,12 @@ export function buildSeedData(chainId: ChainId, seed: number): SeedData {
     ...activity,
     metaDatas: [buildMetaData(activity, users.length)],
     users,
-    vaults: [buildVault()],
+    vaults: [{ ...vault, ...cycle.vault }],
+    settlements: cycle.settlements,
+    depositRequests: cycle.depositRequests,
+    withdrawRequests: cycle.withdrawRequests,
+    mmactions: cycle.mmactions,
+    lpShares: cycle.lpShares,
   }
   const byEntity: Partial<Record<EntityName, readonly Row[]>> = {
     Group: seeded.groups,
@@ -56,7 +66,12 @@ export function buildSeedData(chainId: ChainId, seed: number): SeedData {
     MetaData: seeded.metaDatas,
     User: seeded.users,
     Vault: seeded.vaults,
+    Settlement: seeded.settlements,
+    DepositRequest: seeded.depositRequests,
+    WithdrawRequest: seeded.withdrawRequests,
+    MMAction: seeded.mmactions,
+    LpShare: seeded.lpShares,
   }
   const rows = Object.fromEntries(ENTITIES.map((spec) => [spec.name, byEntity[spec.name] ?? []])) as Record<EntityName, readonly Row[]>
-  return { chainId, traders, ...seeded, rows }
+  return { chainId, traders, ...seeded, changedAtBlock: blockNumberAt(chainId, SEED_HEAD_TIMESTAMP), rows }
 }

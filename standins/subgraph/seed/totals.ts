@@ -3,7 +3,7 @@
 // row and the vault.
 
 import type { Activity } from './activity.ts'
-import type { GroupRow, MetaDataRow, PairRow, StatFields, TotalFields, UserRow, VaultRow } from '../entities.ts'
+import type { GroupRow, MetaDataRow, PairRow, StatFields, UserRow, VaultRow } from '../entities.ts'
 import { toLeverage, toUsdc } from './units.ts'
 
 /** The one metadata row, as clients address it: `metaData(id: "ostium")`. */
@@ -64,6 +64,7 @@ export function buildMetaData(activity: Activity, userCount: number): MetaDataRo
   }
 }
 
+/** The vault row; the settlement cycle (vault-settlements.ts) fills in its last settlement and pending requests. */
 export function buildVault(): VaultRow {
   return {
     id: VAULT_ID,
@@ -80,6 +81,16 @@ export function buildVault(): VaultRow {
     rewardsPerToken: 0n,
     totalLockedUsers: 0n,
     withdrawWindow: 0n,
+    lastSettlementId: null,
+    lastSettlementTs: null,
+    lastSettlementOpenPnl: null,
+    maxSettlementInterval: null,
+    withdrawSettlementDelay: null,
+    totalPendingDepositAssets: null,
+    totalPendingWithdrawShares: null,
+    requestsStart: null,
+    requestsEvery: null,
+    requestsCount: null,
   }
 }
 
@@ -121,7 +132,7 @@ function protocolTotals({
   netFundingPayment: _funding,
   totalCancelledOrders: _cancelled,
   ...totals
-}: StatFields): TotalFields {
+}: StatFields): Omit<StatFields, 'totalClosedCollateral' | 'netFundingPayment' | 'totalCancelledOrders'> {
   return totals
 }
 

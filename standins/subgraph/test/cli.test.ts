@@ -7,11 +7,12 @@ import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { START_DEADLINE_MS } from '../../../test/support/wait.ts'
 import { queryData } from './fixtures/standin-client.ts'
+import { nodeArgumentsFor } from '../../../test/support/node-script.ts'
 
 const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url))
 
 t.test('main.ts --port 0', async (t) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [...nodeArgumentsFor(MAIN), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] })
   t.teardown(() => {
     if (child.exitCode === null) child.kill('SIGKILL')
   })

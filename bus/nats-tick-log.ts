@@ -1,0 +1,174 @@
+// The deployment's tick numbering on NATS. Ticks still go out on their core subjects; a JetStream stream over
+// those subjects keeps them for the resume window and gives each its position (the stream sequence). The
+// publisher gives each its per-pair seq in a header, and keeps it across its own restarts from the stream
+// and from the latest-row bucket (a pair quiet for longer than the window has its last tick there only).
+// The stream's creation time is the epoch: a stream deleted and made again numbers afresh, and cursors of the
+// old one are recognisably foreign.
+import { DeliverPolicy, jetstream, jetstreamManager, StorageType, type ConsumerMessages, type JetStreamManager } from '@nats-io/jetstream'
+import { delay, headers, millis, nanos, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node'
+import { PAIRS } from '../schemas/pairs.ts'
+import type { TickLog } from './price-bus.ts'
+import type { BusNames } from './subjects.ts'
+
+/** The header holding a tick's per-pair seq (and the seq of a latest-row bucket entry). */
+export const SEQ_HEADER = 'Price-Seq'
+
+/** how long a consumer that failed waits before it is made again */
+const CONSUMER_RETRY_MS = 500
+/**
+ * How long the start asks JetStream again when it does not answer (a cluster electing a stream's leader, or busy,
+ * lets requests time out); only then does a start fail.
+ */
+const START_RETRY_WITHIN_MS = 30_000
+
+export interface TickStreamOptions {
+  /** how long the stream keeps a tick */
+  windowSeconds: number
+  /** copies JetStream keeps of the stream when it creates it */
+  replicas: number
+}
+
+/** Opens the tick stream, creating it when it does not exist (an existing one keeps its own settings). */
+export async function openTickStream(
+  nc: NatsConnection,
+  names: BusNames,
+  options: TickStreamOptions,
+): Promise<{ epoch: string; windowSeconds: number }> {
+  const jsm = await jetstreamManager(nc)
+  const info = await retriedAtStart(() =>
+    jsm.streams.info(names.tickStream).catch(() =>
+      jsm.streams.add({
+        name: names.tickStream,
+        subjects: [names.allTicks],
+        max_age: nanos(options.windowSeconds * 1000),
+        storage: StorageType.File,
+        num_replicas: options.replicas,
+      }),
+    ),
+  )
+  return { epoch: Date.parse(info.created).toString(36), windowSeconds: millis(info.config.max_age) / 1000 }
+}
+
+/** The numbered ticks as the tick stream holds them, read with an ordered consumer. */
+export function natsTickLog(nc: NatsConnection, names: BusNames, stream: { epoch: string; windowSeconds: number }): TickLog {
+  return {
+    ...stream,
+    follow(handler, { after = 0 } = {}) {
+      let stopped = false
+      let current: ConsumerMessages | undefined
+      // the position of the last tick handed over: a consumer made again (after a reconnection) starts after it
+      let last = after
+      // a tick without the header (a publisher that does not number) counts on from its pair's last
+      const seqs = new Map<string, number>()
+      const consume = async (lastAtStart: number, caughtUp: () => void) => {
+        const js = jetstream(nc)
+        while (!stopped) {
+          try {
+            const from =
+              last === 0 ? { deliver_policy: DeliverPolicy.All } : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: last + 1 }
+            // a callback, not the async iterator: the messages of one read from the socket are handed over in
+            // one synchronous run, as a core subscription's are, so the stream's fan-out sends them as one batch
+            // (the iterator hands over one per microtask turn)
+            current = await (
+              await js.consumers.get(names.tickStream, from)
+            ).consume({
+              callback(message) {
+                const pair = names.pairOfTickSubject(message.subject)
+                const seq = seqOf(message.headers) ?? (seqs.get(pair) ?? 0) + 1
+                seqs.set(pair, seq)
+                last = message.seq
+                handler({ pair, row: message.data, seq, position: message.seq })
+                if (last >= lastAtStart) caughtUp()
+              },
+            })
+            if (stopped) void current.close()
+            await current.closed()
+          } catch {
+            // the server went away or the stream is being made again: try again shortly
+          }
+          if (!stopped) await delay(CONSUMER_RETRY_MS)
+        }
+      }
+      // after a reconnection the server may have lost the consumer (a restarted server): a new one goes on from `last`
+      void (async () => {
+        for await (const status of nc.status()) if (status.type === 'reconnect') void current?.close()
+      })()
+      const ready = (async () => {
+        const jsm = await jetstreamManager(nc)
+        const lastAtStart = (await retriedAtStart(() => jsm.streams.info(names.tickStream))).state.last_seq
+        await new Promise<void>((resolve) => {
+          if (lastAtStart <= after) resolve()
+          void consume(lastAtStart, resolve)
+        })
+      })()
+      return {
+        ready,
+        stop() {
+          stopped = true
+          void current?.close()
+        },
+      }
+    },
+    latestSeqs: () => retriedAtStart(() => latestSeqs(nc, names)),
+  }
+}
+
+/**
+ * `request` again until it succeeds or START_RETRY_WITHIN_MS has passed, then its last failure: for the
+ * JetStream requests of a start (a cluster just formed, or electing leaders, lets some time out).
+ */
+export async function retriedAtStart<T>(request: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + START_RETRY_WITHIN_MS
+  for (;;) {
+    try {
+      return await request()
+    } catch (error) {
+      if (Date.now() + CONSUMER_RETRY_MS > deadline) throw error
+      await delay(CONSUMER_RETRY_MS)
+    }
+  }
+}
+
+/** Each pair's latest seq: the larger of its last tick in the stream and its latest-row bucket entry. */
+export async function latestSeqs(nc: NatsConnection, names: BusNames): Promise<Map<string, number>> {
+  const jsm = await jetstreamManager(nc)
+  const seqs = new Map<string, number>()
+  await Promise.all(
+    PAIRS.map(async ({ symbol }) => {
+      const [tick, stored] = await Promise.all([
+        lastSeqOf(jsm, names.tickStream, names.tickSubject(symbol)),
+        lastSeqOf(jsm, `KV_${names.latestPricesBucket}`, names.latestRowSubject(symbol)),
+      ])
+      const seq = Math.max(tick ?? 0, stored ?? 0)
+      if (seq > 0) seqs.set(symbol, seq)
+    }),
+  )
+  return seqs
+}
+
+async function lastSeqOf(jsm: JetStreamManager, stream: string, subject: string): Promise<number | undefined> {
+  const message = await jsm.streams.getMessage(stream, { last_by_subj: subject })
+  return message ? seqOf(message.header) : undefined
+}
+
+function seqOf(header: MsgHdrs | undefined): number | undefined {
+  const value = header?.get(SEQ_HEADER)
+  if (!value) return undefined
+  const seq = Number(value)
+  return Number.isSafeInteger(seq) && seq > 0 ? seq : undefined
+}
+
+/** Numbers a publisher's ticks per pair, starting after the seqs it is given. */
+export function tickNumbering(seeds: Map<string, number>) {
+  const seqs = new Map(seeds)
+  return {
+    /** the header of the pair's next tick */
+    next(pair: string): { seq: number; header: MsgHdrs } {
+      const seq = (seqs.get(pair) ?? 0) + 1
+      seqs.set(pair, seq)
+      const header = headers()
+      header.set(SEQ_HEADER, String(seq))
+      return { seq, header }
+    },
+  }
+}

@@ -1,0 +1,17 @@
+// A target is the service's base URL in any of the forms the load test's usage names: http:// or https://, and
+// for the stream also ws:// or wss:// (the same host and port). Each engine reads the form it needs from it.
+
+/** The HTTP base of `target`: ws:// read as http://, wss:// as https://. */
+export function httpBase(target: string): URL {
+  const url = new URL(target)
+  if (url.protocol === 'ws:') url.protocol = 'http:'
+  if (url.protocol === 'wss:') url.protocol = 'https:'
+  return url
+}
+
+/** The price stream's URL on `target`, without query: http:// and ws:// as ws://, https:// and wss:// as wss://. */
+export function streamUrl(target: string): string {
+  const url = new URL('/v1/prices/stream', target)
+  url.protocol = url.protocol === 'https:' || url.protocol === 'wss:' ? 'wss:' : 'ws:'
+  return url.href
+}

@@ -1,0 +1,71 @@
+// The stream load over Server-Sent Events and with resume storms, run as a user runs it (the package bin)
+// against a service started separately: the connections close mid-run and reopen at once, resuming after
+// their cursor (Last-Event-ID on the event stream, ?from= on the WebSocket) or, without --resume, for a snapshot.
+import t from 'tap'
+import { join } from 'node:path'
+import { failedRun, readResult, runLoadtest as loadtest, startTargetService } from './run-bin.ts'
+
+const { target } = await startTargetService(t, { RATE_LIMITS_ENABLED: 'false' })
+
+const dir = t.testdir()
+/** 8 connections for 4 s; at 2 s half of them close and reopen at once */
+const stormRun = (out: string, ...options: string[]) =>
+  loadtest([
+    'stream',
+    '--target',
+    target,
+    '--connections',
+    '8',
+    '--ramp',
+    '100',
+    '--duration',
+    '4',
+    '--storm-every',
+    '2',
+    '--storm-share',
+    '50',
+    '--owns-service',
+    '--out',
+    out,
+    ...options,
+  ])
+
+for (const transport of ['sse', 'ws']) {
+  t.test(`${transport}: a resume storm: the closed connections resume after their cursor, nothing missed`, async (t) => {
+    const out = join(dir, `${transport}-resume`)
+    await stormRun(out, '--transport', transport, '--resume')
+    const { totals, series } = readResult(out)
+    t.equal(totals.upgrades, 12, '8 connections, 4 of them again after the storm')
+    t.equal(totals.snapshots, 8, 'a snapshot for each first connection only')
+    t.equal(totals.recovered, 4, 'every reopened connection recovered')
+    t.equal(totals.notRecovered, 0)
+    t.equal(totals.unexplained, 0, 'no seq jump across the resumes')
+    t.same(totals.refused, {})
+    t.ok((totals.ticks as number) > 0 && (totals.bytes as number) > 0, 'ticks and bytes counted')
+    t.same(Object.keys(series[0]!.extra), [
+      'connections',
+      'gaps',
+      'dropped',
+      'reconnects',
+      'snapshots',
+      'recovered',
+      'notRecovered',
+      'bytes',
+    ])
+  })
+}
+
+t.test('ws: a snapshot storm: without --resume the closed connections reopen for a snapshot', async (t) => {
+  const out = join(dir, 'ws-snapshot')
+  await stormRun(out)
+  const { totals } = readResult(out)
+  t.equal(totals.upgrades, 12)
+  t.equal(totals.snapshots, 12, 'a snapshot on every connection')
+  t.equal(totals.recovered, 0)
+})
+
+t.test('the native client does not take --transport sse', async (t) => {
+  const failure = await failedRun(['stream', '--target', target, '--client', 'native', '--transport', 'sse'])
+  t.equal(failure?.code, 2)
+  t.match(failure?.stderr, /--transport sse, --resume and --storm-every run on the node client/)
+})

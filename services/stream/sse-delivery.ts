@@ -1,0 +1,172 @@
+import type { HttpResponse } from 'uWebSockets.js'
+import type { Metrics } from '../../kit/metrics.ts'
+import type { Arrival } from './fan-out.ts'
+import { gapFrame, TickFrameWriter } from './frames.ts'
+import { wantsPair, type PairFilter } from './pair-filter.ts'
+import type { PublishedTicks } from './published-ticks.ts'
+
+/** The events of the stream over Server-Sent Events: each WebSocket frame (with its cursor) as `data`, the cursor as `id`. */
+export type EventType = 'snapshot' | 'tick' | 'gap' | 'resumed'
+
+/**
+ * Comments keep a quiet response alive: uWebSockets.js closes an HTTP response nothing has been written to
+ * for 10 s (services/http/native-uws.ts), and proxies close idle ones too.
+ */
+export const SSE_HEARTBEAT_MS = 5_000
+const HEARTBEAT = Buffer.from(':\n\n')
+const EVENT_END = Buffer.from('\n\n')
+
+/** One Server-Sent Events response of the stream. */
+export interface SseConnection {
+  readonly res: HttpResponse
+  readonly requestId: string
+  readonly budgetKey: string
+  readonly filter: PairFilter
+  /** set once its first events are out and it receives ticks */
+  live: boolean
+  /** above the slow-client limit: no ticks until uWS reports it writable again */
+  lagging: boolean
+  /** while lagging: the published seq summed over its filter when it stopped receiving ticks */
+  lagBaseline: number
+  /** bytes written since uWS last took a write whole: at least what it holds for the client */
+  held: number
+  /** false once the client went away or the response ended */
+  open: boolean
+}
+
+export interface SseDeliveryOptions {
+  published: PublishedTicks
+  slowClientBytes: number
+  cursorOf(position: number): string
+  metrics: Metrics
+  /** the client went away (not called for responses ended by `endAll`) */
+  onAborted(connection: SseConnection): void
+}
+
+/**
+ * Gets the stream's events to Server-Sent Events responses, under the slow-client rule of the WebSocket: uWS
+ * holds what a client does not read, and once more than `slowClientBytes` may be held for it, its ticks are
+ * dropped and counted from the per-asset seq until uWS reports it writable, when a `gap` tells it how many.
+ * Each tick's event is written once and shared by every response.
+ */
+export class SseDelivery {
+  private readonly connections = new Set<SseConnection>()
+  private readonly frames = new TickFrameWriter()
+  private readonly heartbeat: NodeJS.Timeout
+
+  constructor(private readonly options: SseDeliveryOptions) {
+    this.heartbeat = setInterval(() => {
+      for (const connection of this.connections) if (connection.live && !connection.lagging) this.write(connection, HEARTBEAT)
+    }, SSE_HEARTBEAT_MS)
+    this.heartbeat.unref()
+  }
+
+  get size(): number {
+    return this.connections.size
+  }
+
+  /** Takes over a response whose head has been written (in its cork). */
+  open(res: HttpResponse, fields: Pick<SseConnection, 'requestId' | 'budgetKey' | 'filter'>): SseConnection {
+    const connection: SseConnection = { res, ...fields, live: false, lagging: false, lagBaseline: 0, held: 0, open: true }
+    this.connections.add(connection)
+    res.onAborted(() => {
+      connection.open = false
+      this.connections.delete(connection)
+      if (connection.lagging) this.options.metrics.streamLaggingConnections.dec()
+      this.options.onAborted(connection)
+    })
+    res.onWritable(() => {
+      if (connection.lagging) setImmediate(() => this.caughtUp(connection))
+      return true
+    })
+    return connection
+  }
+
+  /** One event; false (and nothing written) when the client has more than the slow-client limit held. */
+  send(connection: SseConnection, type: EventType, cursor: string | undefined, frame: Buffer | string): boolean {
+    if (connection.held > this.options.slowClientBytes) return false
+    const head = cursor === undefined ? `event: ${type}\ndata: ` : `event: ${type}\nid: ${cursor}\ndata: `
+    return this.write(connection, Buffer.concat([Buffer.from(head), Buffer.from(frame), EVENT_END]))
+  }
+
+  /** Starts ticks; `missed` ticks of its filter published before now were not sent (a replay that stopped at the limit). */
+  start(connection: SseConnection, missed: number): void {
+    connection.live = true
+    if (missed > 0) this.cutOff(connection, missed)
+  }
+
+  /** as Delivery.deliverTick */
+  deliverTick({ pairId, seq, row, position }: Arrival, droppedBefore: number, conflated: boolean): void {
+    if (this.connections.size === 0) return
+    const cursor = this.options.cursorOf(position)
+    const event = Buffer.concat([Buffer.from(`event: tick\nid: ${cursor}\ndata: `), this.frames.write(seq, row, cursor), EVENT_END])
+    const gap = droppedBefore > 0 ? this.gapEvent(droppedBefore) : undefined
+    for (const connection of this.connections) {
+      if (!connection.live || connection.lagging || !wantsPair(connection.filter, pairId)) continue
+      if (connection.held > this.options.slowClientBytes) {
+        this.cutOff(connection, 0)
+        continue
+      }
+      if (gap && !(conflated && connection.filter === null)) this.write(connection, gap)
+      this.write(connection, event)
+    }
+  }
+
+  /** A gap for the responses that receive every pair, before a batch of conflated ticks. */
+  announceConflation(dropped: number): void {
+    if (this.connections.size === 0) return
+    const gap = this.gapEvent(dropped)
+    for (const connection of this.connections)
+      if (connection.live && !connection.lagging && connection.filter === null) this.write(connection, gap)
+  }
+
+  /** Ends every response (shutdown): an EventSource comes back with its Last-Event-ID. */
+  endAll(): number {
+    clearInterval(this.heartbeat)
+    const ended = this.connections.size
+    for (const connection of this.connections) {
+      connection.open = false
+      connection.res.cork(() => connection.res.end())
+    }
+    this.connections.clear()
+    return ended
+  }
+
+  private gapEvent(dropped: number): Buffer {
+    const cursor = this.options.cursorOf(this.options.published.position)
+    return Buffer.from(`event: gap\nid: ${cursor}\ndata: ${gapFrame(dropped, cursor)}\n\n`)
+  }
+
+  private write(connection: SseConnection, chunk: Buffer): boolean {
+    if (!connection.open) return false
+    const { res } = connection
+    let whole = false
+    res.cork(() => (whole = res.write(chunk)))
+    connection.held = whole ? 0 : connection.held + chunk.length
+    return true
+  }
+
+  /** Over the limit: no more ticks until uWS reports it writable; the published seq counts what it misses. */
+  private cutOff(connection: SseConnection, missed: number): void {
+    connection.lagging = true
+    connection.lagBaseline = this.options.published.sumOver(connection.filter) - missed
+    this.options.metrics.streamLaggingConnections.inc()
+  }
+
+  /**
+   * uWS has sent some of what it held: the gap (or a heartbeat) goes out, and when uWS takes it whole nothing
+   * is held any more and ticks resume; otherwise the next writable event tries again.
+   */
+  private caughtUp(connection: SseConnection): void {
+    if (!connection.open || !connection.lagging) return
+    const dropped = this.options.published.sumOver(connection.filter) - connection.lagBaseline
+    if (dropped > 0) {
+      this.write(connection, this.gapEvent(dropped))
+      connection.lagBaseline += dropped
+      this.options.metrics.streamDroppedTicks.inc(dropped)
+    } else this.write(connection, HEARTBEAT)
+    if (connection.held > this.options.slowClientBytes) return
+    connection.lagging = false
+    this.options.metrics.streamLaggingConnections.dec()
+  }
+}
