@@ -34,7 +34,8 @@ for (const transport of ['sse', 'ws']) {
   t.test(`${transport}: a resume storm: the closed connections resume after their cursor, nothing missed`, async (t) => {
     const out = join(dir, `${transport}-resume`)
     await stormRun(out, '--transport', transport, '--resume')
-    const { totals, series } = readResult(out)
+    const { totals, series, notes } = readResult(out)
+    t.comment(JSON.stringify({ totals, notes }))
     t.equal(totals.upgrades, 12, '8 connections, 4 of them again after the storm')
     t.equal(totals.snapshots, 8, 'a snapshot for each first connection only')
     t.equal(totals.recovered, 4, 'every reopened connection recovered')

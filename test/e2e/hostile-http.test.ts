@@ -121,6 +121,9 @@ t.test(`HTTP harness: ${BATCH * RUNS} generated requests (seed ${SEED})`, async 
     HISTORY_URL: history.url,
     // generated candle requests may ask the history stand-in for many ranges: no 503 for a spent budget
     HISTORY_CALLS_PER_MINUTE: '100000',
+    // a history call slowed by a busy machine is answered 504 well inside the answer deadline (its default, 5 s,
+    // equals that deadline, so a 504 could arrive just after it)
+    HISTORY_TIMEOUT_MS: String(ANSWER_DEADLINE_MS / 2),
   })
   t.teardown(() => service.stop())
   const { port } = (await service.waitForLog('edge listening')) as { port: number }
@@ -293,12 +296,14 @@ t.test(`HTTP harness: ${BATCH * RUNS} generated requests (seed ${SEED})`, async 
   t.test("every route's documented codes were observed, except the ones generated requests cannot provoke", async (t) => {
     for (const route of ROUTES.filter((route) => route.documented)) {
       const operation = `${route.method} ${route.template}`
-      const expected = [...(documented.get(operation) ?? [])].filter((code) => !(code in (NOT_PROVOKED[operation] ?? {}))).sort()
+      const expected = [...(documented.get(operation) ?? [])].filter((code) => !(code in (NOT_PROVOKED[operation] ?? {})))
       const statuses = observed.get(operation) ?? new Map<number, number>()
+      // a code the harness does not set out to provoke may still come (a 504 from a history call a busy machine
+      // slowed); check() already held every answer to the route's documented codes
       t.same(
-        [...statuses.keys()].sort(),
-        expected,
-        `${operation} (answered: ${[...statuses].map(([status, count]) => `${count} x ${status}`).join(', ')})`,
+        expected.filter((code) => !statuses.has(code)),
+        [],
+        `${operation}: none of its documented codes unobserved (answered: ${[...statuses].map(([status, count]) => `${count} x ${status}`).join(', ')})`,
       )
     }
   })
