@@ -37,12 +37,8 @@ export interface StreamRecord {
   ticks: number
   /** ticks whose seq was not above the one before for the same pair (across a recovered resume too) */
   backwards: Array<{ at: number; pair: string; from: number; to: number }>
-  /** ticks missed, from seq jumps */
-  jumped: number
   /** each seq jump, when it came */
   jumps: Array<{ at: number; pair: string; missed: number }>
-  /** ticks missed, from gap frames */
-  gapDropped: number
   /** each gap frame, when it came */
   gaps: Array<{ at: number; dropped: number }>
   /** after a recovered resume: ticks missed between the last tick before it and each pair's first after it */
@@ -57,6 +53,14 @@ export interface StreamRecord {
  * last seq per pair, and reconnects with `?from=<cursor>`. A recovered resume goes on from those seqs, so
  * a jump or a repeat across it is a tick lost or sent twice by the move; a refused one starts from its snapshot.
  */
+/** Ticks a connection missed by seq jumps, up to `until` (ms since the epoch). */
+export const missedByJumps = (record: StreamRecord, until = Infinity) =>
+  record.jumps.reduce((sum, jump) => (jump.at <= until ? sum + jump.missed : sum), 0)
+
+/** Ticks its gap frames announced, up to `until`. */
+export const droppedByGaps = (record: StreamRecord, until = Infinity) =>
+  record.gaps.reduce((sum, gap) => (gap.at <= until ? sum + gap.dropped : sum), 0)
+
 export function streamClients(count: number, throughput: Throughput) {
   const records: StreamRecord[] = []
   const open = new Set<WebSocket>()
@@ -76,9 +80,7 @@ export function streamClients(count: number, throughput: Throughput) {
       opened: Date.now(),
       ticks: 0,
       backwards: [],
-      jumped: 0,
       jumps: [],
-      gapDropped: 0,
       gaps: [],
       seamMissed: 0,
       snapshot: false,
@@ -101,7 +103,6 @@ export function streamClients(count: number, throughput: Throughput) {
         const before = last.get(pair) ?? 0
         if (frame.seq <= before) record.backwards.push({ at: Date.now(), pair, from: before, to: frame.seq })
         else if (frame.seq > before + 1) {
-          record.jumped += frame.seq - before - 1
           record.jumps.push({ at: Date.now(), pair, missed: frame.seq - before - 1 })
           if (record.resumed === 'recovered' && !pairsSeen.has(pair)) record.seamMissed += frame.seq - before - 1
         }
@@ -110,7 +111,6 @@ export function streamClients(count: number, throughput: Throughput) {
         record.ticks++
         throughput.at().ticks++
       } else if (frame.type === 'gap') {
-        record.gapDropped += frame.dropped
         record.gaps.push({ at: Date.now(), dropped: frame.dropped })
       } else if (frame.type === 'resumed') record.resumed = frame.recovered ? 'recovered' : 'refused'
     })

@@ -14,7 +14,16 @@ import { PAIRS } from '../../schemas/pairs.ts'
 import { devnetChain } from '../support/devnet-chain.ts'
 import { address, CLIENT_ADDRESSES, execInHost, heal, partition, type Host, type HostProcess } from './hosts.ts'
 import { httpRequest, jsonOf } from './http-client.ts'
-import { onboardOnce, restReaders, streamClients, Throughput, type OnboardingHistory, type StreamRecord } from './load.ts'
+import {
+  droppedByGaps,
+  missedByJumps,
+  onboardOnce,
+  restReaders,
+  streamClients,
+  Throughput,
+  type OnboardingHistory,
+  type StreamRecord,
+} from './load.ts'
 import {
   chainHost,
   EDGE_PORT,
@@ -624,7 +633,7 @@ function checkStreams() {
     backwards.length === 0,
     `${streams.records.length} connections, ${backwards.length} backwards`,
   )
-  const unexplained = streams.records.filter((record) => record.gapDropped > record.jumped)
+  const unexplained = streams.records.filter((record) => droppedByGaps(record) > missedByJumps(record))
   check(
     'whole run',
     'every gap frame is matched by seq jumps (missed ticks are visible)',
@@ -641,8 +650,8 @@ function checkStreams() {
   measured.streams = {
     connections: streams.records.length,
     ticks: streams.records.reduce((sum, record) => sum + record.ticks, 0),
-    missedBySeqJump: streams.records.reduce((sum, record) => sum + record.jumped, 0),
-    gapDropped: streams.records.reduce((sum, record) => sum + record.gapDropped, 0),
+    missedBySeqJump: streams.records.reduce((sum, record) => sum + missedByJumps(record), 0),
+    gapDropped: streams.records.reduce((sum, record) => sum + droppedByGaps(record), 0),
     resumesRecovered: streams.records.filter((record) => record.resumed === 'recovered').length,
     resumesRefused: streams.records.filter((record) => record.resumed === 'refused').length,
   }
@@ -676,8 +685,8 @@ function checkResumesAfterKill(killedAt: number, endedAt: number, notes: Record<
     }
     atSeam += next.seamMissed
     for (const record of records.slice(cut + 1)) {
-      const jumped = record.jumps.filter((jump) => jump.at <= endedAt).reduce((sum, jump) => sum + jump.missed, 0)
-      const gapped = record.gaps.filter((gap) => gap.at <= endedAt).reduce((sum, gap) => sum + gap.dropped, 0)
+      const jumped = missedByJumps(record, endedAt)
+      const gapped = droppedByGaps(record, endedAt)
       announced += Math.min(jumped, gapped)
       unannounced += Math.max(0, jumped - gapped)
       repeated += record.backwards.filter((tick) => tick.at <= endedAt).length
