@@ -9,7 +9,8 @@ import { DEFAULT_RESUME_WINDOW_SECONDS, type PriceBus, type SubscribeOptions, ty
 import { busNames } from './subjects.ts'
 import { resilientConnectionOptions } from './nats-connection-options.ts'
 import { PAIRS } from '../schemas/pairs.ts'
-import { latestSeqs, natsTickLog, openTickStream, retriedAtStart, tickNumbering } from './nats-tick-log.ts'
+import { latestSeqs, natsTickLog, openTickStream, tickNumbering } from './nats-tick-log.ts'
+import { retriedAtStart } from '../kit/retried-at-start.ts'
 
 export interface NatsPriceBusOptions {
   servers: string

@@ -9,17 +9,13 @@ import { delay, headers, millis, nanos, type MsgHdrs, type NatsConnection } from
 import { PAIRS } from '../schemas/pairs.ts'
 import type { TickLog } from './price-bus.ts'
 import type { BusNames } from './subjects.ts'
+import { retriedAtStart } from '../kit/retried-at-start.ts'
 
 /** The header holding a tick's per-pair seq (and the seq of a latest-row bucket entry). */
 export const SEQ_HEADER = 'Price-Seq'
 
 /** how long a consumer that failed waits before it is made again */
 const CONSUMER_RETRY_MS = 500
-/**
- * How long the start asks JetStream again when it does not answer (a cluster electing a stream's leader, or busy,
- * lets requests time out); only then does a start fail.
- */
-const START_RETRY_WITHIN_MS = 30_000
 
 export interface TickStreamOptions {
   /** how long the stream keeps a tick */
@@ -34,7 +30,8 @@ export async function openTickStream(
   names: BusNames,
   options: TickStreamOptions,
 ): Promise<{ epoch: string; windowSeconds: number }> {
-  const jsm = await jetstreamManager(nc)
+  // jetstreamManager asks the server for the account's JetStream first: that request is retried too
+  const jsm = await retriedAtStart(() => jetstreamManager(nc))
   const info = await retriedAtStart(() =>
     jsm.streams.info(names.tickStream).catch(() =>
       jsm.streams.add({
@@ -94,8 +91,7 @@ export function natsTickLog(nc: NatsConnection, names: BusNames, stream: { epoch
         for await (const status of nc.status()) if (status.type === 'reconnect') void current?.close()
       })()
       const ready = (async () => {
-        const jsm = await jetstreamManager(nc)
-        const lastAtStart = (await retriedAtStart(() => jsm.streams.info(names.tickStream))).state.last_seq
+        const lastAtStart = (await retriedAtStart(async () => (await jetstreamManager(nc)).streams.info(names.tickStream))).state.last_seq
         await new Promise<void>((resolve) => {
           if (lastAtStart <= after) resolve()
           void consume(lastAtStart, resolve)
@@ -110,22 +106,6 @@ export function natsTickLog(nc: NatsConnection, names: BusNames, stream: { epoch
       }
     },
     latestSeqs: () => retriedAtStart(() => latestSeqs(nc, names)),
-  }
-}
-
-/**
- * `request` again until it succeeds or START_RETRY_WITHIN_MS has passed, then its last failure: for the
- * JetStream requests of a start (a cluster just formed, or electing leaders, lets some time out).
- */
-export async function retriedAtStart<T>(request: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + START_RETRY_WITHIN_MS
-  for (;;) {
-    try {
-      return await request()
-    } catch (error) {
-      if (Date.now() + CONSUMER_RETRY_MS > deadline) throw error
-      await delay(CONSUMER_RETRY_MS)
-    }
   }
 }
 

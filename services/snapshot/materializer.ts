@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { hotCounter } from '../../kit/hot-counter.ts'
+import { retriedAtStart } from '../../kit/retried-at-start.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
 import type { PriceBus } from '../../bus/price-bus.ts'
@@ -78,7 +79,8 @@ export async function startMaterializer(options: MaterializerOptions): Promise<M
     }
     return { stored: stored.size, taken }
   }
-  const seededPairs = (await readStore()).stored
+  // a cluster just formed may let the first read time out: it is asked again, as the bus's own start requests are
+  const seededPairs = (await retriedAtStart(readStore)).stored
   const rereads = storeRereads(readStore, log)
   rereads.schedule()
   options.metrics.busConnected.set(options.bus.isConnected() ? 1 : 0)

@@ -1,0 +1,28 @@
+import t from 'tap'
+import { retriedAtStart } from '../retried-at-start.ts'
+
+const failing = (times: number) => {
+  let calls = 0
+  const request = async () => {
+    calls++
+    if (calls <= times) throw new Error(`timeout ${calls}`)
+    return 'answer'
+  }
+  return { request, calls: () => calls }
+}
+
+t.test('a request that times out at first is asked again until it answers', async (t) => {
+  const server = failing(2)
+  t.equal(await retriedAtStart(server.request, { withinMs: 5_000, everyMs: 10 }), 'answer')
+  t.equal(server.calls(), 3)
+})
+
+t.test('past the window the start fails with the last failure', async (t) => {
+  const server = failing(Infinity)
+  const startedAt = Date.now()
+  await t.rejects(retriedAtStart(server.request, { withinMs: 200, everyMs: 50 }), { message: /^timeout \d+$/ })
+  const elapsed = Date.now() - startedAt
+  t.ok(elapsed >= 150, `asked for most of the window (${elapsed} ms)`)
+  t.ok(server.calls() >= 3, `asked again every 50 ms (${server.calls()} calls)`)
+  t.equal(await retriedAtStart(async () => 1, { withinMs: 0, everyMs: 50 }), 1, 'an answer at the first try is taken at once')
+})
