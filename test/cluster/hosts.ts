@@ -121,7 +121,14 @@ function lastFatalLine(output: string): string {
     .find((entry) => /"level":(50|60)/.test(entry))
   if (!line) return ''
   try {
-    return `: ${String((JSON.parse(line) as { msg?: unknown }).msg)}`
+    const record = JSON.parse(line) as { msg?: unknown; err?: { stack?: string } }
+    // the stack's first frames name the request that failed (a bare "timeout" does not)
+    const frames =
+      record.err?.stack
+        ?.split('\n')
+        .slice(1, 4)
+        .map((frame) => frame.trim()) ?? []
+    return `: ${String(record.msg)}${frames.length > 0 ? ` (${frames.join(' < ')})` : ''}`
   } catch {
     return ''
   }
