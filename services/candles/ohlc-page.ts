@@ -22,7 +22,9 @@ export interface CandlePage {
 /**
  * The candles of one pair and resolution whose period starts in [from, to), from widened to the start of
  * its period, at most `maxCandles`: our own candles, and the history source's where we have none. A cut
- * page ends where the next candle starts, or where the history fetched for this answer ends.
+ * page ends where the next candle starts, or where the history fetched for this answer ends. The history
+ * source is given `deadline` (an answer made of several pages passes one for all of them), by default its
+ * own timeout.
  */
 export async function readCandlePage(
   source: CandleSource,
@@ -30,6 +32,7 @@ export async function readCandlePage(
   resolution: OhlcResolution,
   range: { from: number; to: number },
   maxCandles: number,
+  deadline?: AbortSignal,
 ): Promise<CandlePage> {
   const from = periodStart(range.from, RESOLUTION_SECONDS[resolution])
   let until = range.to
@@ -37,7 +40,7 @@ export async function readCandlePage(
   const history = source.history
   if (history?.upstream.covers(pair)) {
     try {
-      const signal = AbortSignal.timeout(history.timeoutMs)
+      const signal = deadline ?? AbortSignal.timeout(history.timeoutMs)
       ;({ until, proxied } = await history.upstream.prepare(
         pair,
         resolution,

@@ -61,17 +61,19 @@ export function udfRoutes(source: CandleSource, options: UdfRouteOptions = {}): 
       if (request.to <= request.from) throw new ServiceError('validation_failed', 'invalid request: to must be after from')
       const pair = pairNamed(request.symbol)
       const resolution: OhlcResolution = request.resolution === 'D' ? '1D' : request.resolution
+      // one deadline for the whole answer, however many reads it takes, as a POST /v1/ohlc answer has
+      const deadline = source.history && AbortSignal.timeout(source.history.timeoutMs)
       const candles = []
       let from = request.from
       for (let page = 0; page < MAX_PAGES_PER_ANSWER && from < request.to && candles.length < maxCandles; page++) {
-        const read = await readCandlePage(source, pair, resolution, { from, to: request.to }, maxCandles - candles.length)
+        const read = await readCandlePage(source, pair, resolution, { from, to: request.to }, maxCandles - candles.length, deadline)
         candles.push(...read.candles)
         from = read.next
       }
       if (candles.length === 0) {
         // the bars just before the range are fetched first, so that nextTime does not skip history not yet stored
         const width = RESOLUTION_SECONDS[resolution]
-        await readCandlePage(source, pair, resolution, { from: request.from - maxCandles * width, to: request.from }, maxCandles)
+        await readCandlePage(source, pair, resolution, { from: request.from - maxCandles * width, to: request.from }, maxCandles, deadline)
         const before = await source.store.latestBefore(pair.symbol, resolution, request.from)
         return jsonReply(200, before ? { s: 'no_data', nextTime: before.time } : { s: 'no_data' })
       }
