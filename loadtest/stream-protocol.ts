@@ -68,6 +68,8 @@ export interface StreamCounters {
   open: number
   upgrades: number
   reconnects: number
+  /** connections a storm closed (its share of those open at that moment) */
+  stormClosed: number
   /** upgrades refused, by HTTP status; connection failures as `error` */
   refused: Record<string, number>
   /** connections closed, by close code (1006: without a close frame) */
@@ -86,6 +88,7 @@ export const SUMMED_COUNTERS = [
   'bytes',
   'upgrades',
   'reconnects',
+  'stormClosed',
 ] as const
 
 export function freshCounters(): StreamCounters {
@@ -101,6 +104,7 @@ export function freshCounters(): StreamCounters {
     open: 0,
     upgrades: 0,
     reconnects: 0,
+    stormClosed: 0,
     refused: {},
     closes: {},
   }

@@ -278,6 +278,7 @@ async function handle(command: StreamCommand & { id: number }): Promise<void> {
     case 'drop':
       for (const connection of [...open.values()].slice(0, command.count)) {
         reopening.add(connection.index)
+        counters.stormClosed++
         connection.dropped = true
         connection.closeSeen = true
         connection.socket.destroy()

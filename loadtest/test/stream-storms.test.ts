@@ -8,7 +8,7 @@ import { failedRun, readResult, runLoadtest as loadtest, startTargetService } fr
 const { target } = await startTargetService(t, { RATE_LIMITS_ENABLED: 'false' })
 
 const dir = t.testdir()
-/** 8 connections for 4 s; at 2 s half of them close and reopen at once */
+/** 8 connections for 4 s; at 2 s half of those open close and reopen at once */
 const stormRun = (out: string, ...options: string[]) =>
   loadtest([
     'stream',
@@ -36,9 +36,12 @@ for (const transport of ['sse', 'ws']) {
     await stormRun(out, '--transport', transport, '--resume')
     const { totals, series, notes } = readResult(out)
     t.comment(JSON.stringify({ totals, notes }))
-    t.equal(totals.upgrades, 12, '8 connections, 4 of them again after the storm')
+    // the storm closes half of the connections open at that moment: on a busy machine some may still be opening
+    const closed = totals.stormClosed as number
+    t.ok(closed >= 1 && closed <= 4, `the storm closed some of the 8, at most half (${closed})`)
+    t.equal(totals.upgrades, 8 + closed, '8 connections, and each the storm closed again')
     t.equal(totals.snapshots, 8, 'a snapshot for each first connection only')
-    t.equal(totals.recovered, 4, 'every reopened connection recovered')
+    t.equal(totals.recovered, closed, 'every reopened connection recovered')
     t.equal(totals.notRecovered, 0)
     t.equal(totals.unexplained, 0, 'no seq jump across the resumes')
     t.same(totals.refused, {})
@@ -60,8 +63,10 @@ t.test('ws: a snapshot storm: without --resume the closed connections reopen for
   const out = join(dir, 'ws-snapshot')
   await stormRun(out)
   const { totals } = readResult(out)
-  t.equal(totals.upgrades, 12)
-  t.equal(totals.snapshots, 12, 'a snapshot on every connection')
+  const closed = totals.stormClosed as number
+  t.ok(closed >= 1 && closed <= 4, `the storm closed some of the 8, at most half (${closed})`)
+  t.equal(totals.upgrades, 8 + closed)
+  t.equal(totals.snapshots, 8 + closed, 'a snapshot on every connection')
   t.equal(totals.recovered, 0)
 })
 
