@@ -85,11 +85,8 @@ export async function chainHost(dir: string): Promise<{ process: HostProcess; de
 export function serviceEnv(deploymentFile: string, allowlist: string[]): Record<string, string> {
   return {
     NATS_URL,
+    // the bucket and, following it by default, the tick stream at three copies, as a production cluster keeps them
     NATS_KV_REPLICAS: '3',
-    // one copy of the tick stream: three NATS nodes share this host's two cores with everything else, and with
-    // every tick replicated three times the bucket's raft group fell so far behind after a partition's heal that
-    // the bucket was unreadable for over 60 s (13.7 s with one copy); docs/cluster.md
-    NATS_TICK_STREAM_REPLICAS: '1',
     REDIS_SENTINELS: SENTINELS,
     REDIS_SENTINEL_NAME: SENTINEL_NAME,
     DEPLOYMENT_FILE: deploymentFile,
