@@ -157,6 +157,12 @@ export function createMetrics() {
       help: 'Ticks superseded by a newer row of their pair before fan-out, while the process was behind',
       registers,
     }),
+    streamResumes: new Counter({
+      name: 'venue_stream_resumes_total',
+      help: 'Resumes from a cursor, by outcome: recovered, or refused as outside_window, other_epoch or edge_behind (this edge had not reached the cursor in time)',
+      labelNames: ['outcome'],
+      registers,
+    }),
     streamRejectedUpgrades: new Counter({
       name: 'venue_stream_rejected_upgrades_total',
       help: 'Stream upgrades refused, by reason',

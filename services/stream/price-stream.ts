@@ -138,7 +138,8 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
   /** Decides a resume after `after`; one this edge cannot decide yet waits until it reaches the cursor or may wait no longer. */
   const whenResumable = (key: object, after: Cursor, begin: (outcome: 'recover' | 'refuse') => void) => {
     const outcome = resumeOutcome(after, tickLog.epoch, published, history)
-    if (outcome !== 'wait') return begin(outcome)
+    if (outcome === 'recover') return begun(begin, 'recovered')
+    if (outcome === 'refuse') return begun(begin, after.epoch === tickLog.epoch ? 'outside_window' : 'other_epoch')
     awaitingCursor.set(key, { since: Date.now(), position: after.position, begin })
     setTimeout(startCaughtUp, CURSOR_AHEAD_WAIT_MS + 1).unref()
   }
@@ -148,8 +149,13 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       const reached = published.position >= waiting.position
       if (!reached && now - waiting.since < CURSOR_AHEAD_WAIT_MS) continue
       awaitingCursor.delete(key)
-      waiting.begin(reached ? 'recover' : 'refuse')
+      begun(waiting.begin, reached ? 'recovered' : 'edge_behind')
     }
+  }
+  /** Begins a decided resume, counted by how it was decided (venue_stream_resumes_total). */
+  const begun = (begin: (outcome: 'recover' | 'refuse') => void, how: 'recovered' | 'outside_window' | 'other_epoch' | 'edge_behind') => {
+    metrics.streamResumes.labels(how).inc()
+    begin(how === 'recovered' ? 'recover' : 'refuse')
   }
   const replayFrames = new TickFrameWriter()
   const start = (connection: StreamConnection) => {

@@ -349,6 +349,8 @@ defineFault('edge-kill', 'kill the edge holding the most stream connections', as
   notes.markedDownAfterMs = Date.now() - killedAt
   await until(async () => streams.openCount() === STREAM_CLIENTS, 60_000, 'every stream client back')
   notes.allStreamsBackAfterMs = Date.now() - killedAt
+  // how the surviving edge decided the resumes: a refusal says why (edge_behind: it had not reached the cursor)
+  notes.survivorResumes = await resumeOutcomes(edge === 'edge1' ? 'edge2' : 'edge1')
   startService(edge, ['edge'])
   await services.get(edge)!.waitForOutput('edge listening', START_MS)
   await until(async () => (await lbServers()).every((server) => server.status === 'UP'), 30_000, 'HAProxy seeing it up')
@@ -459,9 +461,23 @@ async function sentinelPrimary(): Promise<string | undefined> {
   return answer.split('\n')[0]
 }
 
+/** An edge's /metrics, as text. */
+async function edgeMetrics(edge: 'edge1' | 'edge2'): Promise<string> {
+  return (await httpRequest(`http://${address[edge]}:${healthPort}/metrics`, { timeoutMs: 2000 })).body
+}
+
 async function streamConnections(edge: 'edge1' | 'edge2'): Promise<number> {
-  const metrics = (await httpRequest(`http://${address[edge]}:${healthPort}/metrics`, { timeoutMs: 2000 })).body
+  const metrics = await edgeMetrics(edge)
   return Number(/^venue_stream_connections (\d+)/m.exec(metrics)?.[1] ?? NaN)
+}
+
+/** An edge's venue_stream_resumes_total, by outcome. */
+async function resumeOutcomes(edge: 'edge1' | 'edge2'): Promise<Record<string, number>> {
+  const metrics = await edgeMetrics(edge)
+  const outcomes: Record<string, number> = {}
+  for (const [, outcome, count] of metrics.matchAll(/^venue_stream_resumes_total\{outcome="(\w+)"\} (\d+)/gm))
+    outcomes[outcome!] = Number(count)
+  return outcomes
 }
 
 /** The edges' own count of stream connections equals what the clients hold open, once they settle. */

@@ -13,6 +13,7 @@ import {
   ticksAfterCursor,
   untilTicks,
 } from '../../../test/support/resume-clients.ts'
+import { metricValue } from '../../../test/support/metrics.ts'
 import { openStream } from '../../../test/support/stream-clients.ts'
 
 const FILTER = RESUME_FILTER
@@ -43,6 +44,7 @@ t.test('a resume gets exactly the ticks a control connection received after its 
   t.teardown(() => back.socket.terminate())
   await untilTicks(back.frames, 40)
   t.same(back.frames.items[0]!.json, { type: 'resumed', recovered: true, cursor }, 'the first frame says it recovered')
+  t.equal(await metricValue(edge.metrics.streamResumes, { outcome: 'recovered' }), 1, 'counted as recovered')
   t.same(
     back.frames.items.slice(1).map((frame) => frame.text),
     missed,
@@ -121,6 +123,7 @@ t.test('a cursor of another epoch is not recovered: recovered:false, then the sn
   t.teardown(() => client.socket.terminate())
   await client.messages.waitFor((message) => message.type === 'snapshot', 'snapshot')
   t.same(client.messages.items[0], { type: 'resumed', recovered: false })
+  t.equal(await metricValue(edge.metrics.streamResumes, { outcome: 'other_epoch' }), 1, 'counted as of another epoch')
   t.equal(client.messages.items[1].type, 'snapshot')
   t.match(client.messages.items[1].cursor, /^[0-9a-z]+-\d+$/, 'the snapshot carries the cursor to resume from next time')
 })
@@ -135,6 +138,7 @@ t.test('a cursor this edge never reaches is not recovered, after a short wait', 
   t.teardown(() => client.socket.terminate())
   await client.messages.waitFor((message) => message.type === 'snapshot', 'snapshot')
   t.same(client.messages.items[0], { type: 'resumed', recovered: false })
+  t.equal(await metricValue(edge.metrics.streamResumes, { outcome: 'edge_behind' }), 1, 'counted as this edge behind the cursor')
 })
 
 t.test('a malformed cursor is refused before the upgrade: 400 in the framework shape', async (t) => {
