@@ -31,7 +31,8 @@ export interface ReplayTarget {
 
 /**
  * Sends the retained ticks of the filter after `after`, in order, each with its cursor, a gap before any this
- * edge missed between two of them. Stops at the slow-client limit like live delivery; returns how many
+ * edge missed: between two of them, or between a pair's first one and its tick before the cursor (which the
+ * client had). Stops at the slow-client limit like live delivery; returns how many
  * ticks it did not send, which the connection's first gap counts.
  */
 export function replayTicks(
@@ -45,8 +46,8 @@ export function replayTicks(
   const replayed = new Map<number, number>()
   let lastPosition = after.position
   return history.replayAfter(after.position, filter, (tick) => {
-    const previous = replayed.get(tick.pairId)
-    if (previous !== undefined && tick.seq - previous > 1) {
+    const previous = replayed.get(tick.pairId) ?? tick.previousSeq
+    if (previous > 0 && tick.seq - previous > 1) {
       const cursor = cursorOf(lastPosition)
       if (!target.send('gap', cursor, gapFrame(tick.seq - previous - 1, cursor))) return false
     }

@@ -8,6 +8,11 @@ export interface RetainedTick {
   row: Buffer
 }
 
+/** A retained tick with the seq of its pair's tick before it in the history (0: none), as `replayAfter` hands it over. */
+export interface ReplayedTick extends RetainedTick {
+  previousSeq: number
+}
+
 const INITIAL_CAPACITY = 1024
 /** rows are copied into slabs of this size: a few large buffers instead of one object per tick for the collector */
 const SLAB_BYTES = 4 * 1024 * 1024
@@ -17,12 +22,15 @@ const SLAB_BYTES = 4 * 1024 * 1024
  * replayed from. Ticks conflated away from live connections under load are here too, so a resume replays
  * them. A ring of typed arrays that doubles when full, the rows' bytes copied into slabs; ticks older than
  * the window are let go as new ones come and whenever a resume asks, and a slab with none of them left goes
- * too. Memory is bounded by the window times the tick rate: the row's bytes and 42 bytes per tick.
+ * too. Memory is bounded by the window times the tick rate: the row's bytes and 50 bytes per tick.
  */
 export class TickHistory {
   private capacity = INITIAL_CAPACITY
   private pairIds = new Uint16Array(INITIAL_CAPACITY)
   private seqs = new Float64Array(INITIAL_CAPACITY)
+  /** the seq of the same pair's tick appended before it (0: none): a jump from it is ticks this edge never had */
+  private previousSeqs = new Float64Array(INITIAL_CAPACITY)
+  private readonly lastSeqOfPair = new Map<number, number>()
   private positions = new Float64Array(INITIAL_CAPACITY)
   private times = new Float64Array(INITIAL_CAPACITY)
   /** where each row is: its slab's number, offset and length */
@@ -55,6 +63,8 @@ export class TickHistory {
     const index = (this.head + this.count) % this.capacity
     this.pairIds[index] = tick.pairId
     this.seqs[index] = tick.seq
+    this.previousSeqs[index] = this.lastSeqOfPair.get(tick.pairId) ?? 0
+    this.lastSeqOfPair.set(tick.pairId, tick.seq)
     this.positions[index] = tick.position
     this.times[index] = at
     this.store(index, tick.row)
@@ -68,7 +78,7 @@ export class TickHistory {
   }
 
   /** The retained ticks after `position` of the filter's pairs, oldest first, while `visit` returns true; returns how many were left. */
-  replayAfter(position: number, filter: PairFilter, visit: (tick: RetainedTick) => boolean): number {
+  replayAfter(position: number, filter: PairFilter, visit: (tick: ReplayedTick) => boolean): number {
     let index = this.firstAfter(position)
     let left = 0
     let visiting = true
@@ -79,7 +89,7 @@ export class TickHistory {
       if (visiting) {
         const offset = this.offsets[slot]!
         const row = this.slabs[this.slabNumbers[slot]! - this.firstSlab]!.subarray(offset, offset + this.lengths[slot]!)
-        visiting = visit({ pairId, seq: this.seqs[slot]!, position: this.positions[slot]!, row })
+        visiting = visit({ pairId, seq: this.seqs[slot]!, previousSeq: this.previousSeqs[slot]!, position: this.positions[slot]!, row })
         if (visiting) continue
       }
       left++
@@ -130,6 +140,7 @@ export class TickHistory {
     const capacity = this.capacity * 2
     this.pairIds = this.inOrder(this.pairIds, new Uint16Array(capacity))
     this.seqs = this.inOrder(this.seqs, new Float64Array(capacity))
+    this.previousSeqs = this.inOrder(this.previousSeqs, new Float64Array(capacity))
     this.positions = this.inOrder(this.positions, new Float64Array(capacity))
     this.times = this.inOrder(this.times, new Float64Array(capacity))
     this.slabNumbers = this.inOrder(this.slabNumbers, new Float64Array(capacity))
