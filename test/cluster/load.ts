@@ -41,7 +41,7 @@ export interface StreamRecord {
   jumps: Array<{ at: number; pair: string; missed: number }>
   /** each gap frame, when it came */
   gaps: Array<{ at: number; dropped: number }>
-  /** after a recovered resume: ticks missed between the last tick before it and each pair's first after it */
+  /** after a recovered resume: ticks missed between the last tick before it and each pair's first after it that no gap frame announced */
   seamMissed: number
   snapshot: boolean
   /** a reconnect that asked to resume after its last cursor: whether the server recovered it */
@@ -88,6 +88,8 @@ export function streamClients(count: number, throughput: Throughput) {
     let last = lastSeqs.get(client) ?? new Map<string, number>()
     lastSeqs.set(client, last)
     const pairsSeen = new Set<string>()
+    // ticks announced by gap frames and not yet matched by a seq jump
+    let announced = 0
     socket.on('open', () => {
       open.add(socket)
       records.push(record)
@@ -103,8 +105,11 @@ export function streamClients(count: number, throughput: Throughput) {
         const before = last.get(pair) ?? 0
         if (frame.seq <= before) record.backwards.push({ at: Date.now(), pair, from: before, to: frame.seq })
         else if (frame.seq > before + 1) {
-          record.jumps.push({ at: Date.now(), pair, missed: frame.seq - before - 1 })
-          if (record.resumed === 'recovered' && !pairsSeen.has(pair)) record.seamMissed += frame.seq - before - 1
+          const missed = frame.seq - before - 1
+          record.jumps.push({ at: Date.now(), pair, missed })
+          const explained = Math.min(missed, announced)
+          announced -= explained
+          if (record.resumed === 'recovered' && !pairsSeen.has(pair)) record.seamMissed += missed - explained
         }
         pairsSeen.add(pair)
         last.set(pair, frame.seq)
@@ -112,6 +117,7 @@ export function streamClients(count: number, throughput: Throughput) {
         throughput.at().ticks++
       } else if (frame.type === 'gap') {
         record.gaps.push({ at: Date.now(), dropped: frame.dropped })
+        announced += frame.dropped as number
       } else if (frame.type === 'resumed') record.resumed = frame.recovered ? 'recovered' : 'refused'
     })
     socket.on('error', () => undefined)

@@ -677,9 +677,10 @@ function checkStreams() {
  * The streams the killed edge held resume on the other edge: each client whose connection closed after the
  * kill comes back with a recovered resume, and from its last seq before the kill to the end of the fault
  * every pair's seq goes up by one (seq is numbered once for the deployment, so a jump is a missed tick and a
- * seq not above the last one a repeated tick). At the resume itself no jump is allowed: each pair's first tick
- * after it follows the last one before. Later, a jump a gap frame announced is the spec's loss rule (an edge
- * that falls behind conflates live ticks and says so) and is counted apart.
+ * seq not above the last one a repeated tick). At the resume itself no unannounced jump is allowed: each pair's
+ * first tick after it follows the last one before, unless a gap frame before it announces ticks the edge never
+ * had (the replay never conflates). Later, a jump a gap frame announced is the spec's loss rule (an edge that
+ * falls behind conflates live ticks and says so) and is counted apart.
  */
 function checkResumesAfterKill(killedAt: number, endedAt: number, notes: Record<string, unknown>) {
   const byClient = new Map<number, StreamRecord[]>()
