@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 
 /** How long a start asks again, and how long it waits between tries. */
-export const START_RETRY = { withinMs: 30_000, everyMs: 500 }
+const START_RETRY = { withinMs: 30_000, everyMs: 500 }
 
 /** `request` again until it succeeds or `withinMs` has passed, then its last failure. */
 export async function retriedAtStart<T>(request: () => Promise<T>, { withinMs, everyMs } = START_RETRY): Promise<T> {
