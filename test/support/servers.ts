@@ -85,9 +85,26 @@ async function supervise(options: {
   }
 }
 
+/**
+ * Starts a server on a free port; when another process took that port between freePort and the server's bind
+ * (tests run side by side), on another one.
+ */
+async function onFreePort(start: (port: number) => Promise<RunningServer>): Promise<RunningServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort())
+    } catch (error) {
+      if (attempt === 3 || !/address already in use/i.test((error as Error).message)) throw error
+    }
+  }
+}
+
 /** nats-server with JetStream (key-value buckets need it). */
-export async function startNats(): Promise<RunningServer> {
-  const port = await freePort()
+export function startNats(): Promise<RunningServer> {
+  return onFreePort((port) => startNatsOn(port))
+}
+
+function startNatsOn(port: number): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'nats-test-'))
   return supervise({
     binary: findBinary('nats-server'),
@@ -101,8 +118,11 @@ export async function startNats(): Promise<RunningServer> {
 
 /** redis-server with an append-only file synced on every write, so even a killed server keeps what was written (queued jobs). */
 /** `password` makes the server require it (requirepass), for tests of credential handling. */
-export async function startRedis(options: { password?: string } = {}): Promise<RunningServer> {
-  const port = await freePort()
+export function startRedis(options: { password?: string } = {}): Promise<RunningServer> {
+  return onFreePort((port) => startRedisOn(port, options))
+}
+
+function startRedisOn(port: number, options: { password?: string }): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'redis-test-'))
   const auth = options.password ? ['--requirepass', options.password] : []
   return supervise({
