@@ -17,6 +17,8 @@ const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 const OTHER_TOOLS: Record<string, string> = {
   typecheck: 'tsc',
   lint: 'prettier and eslint',
+  'lint:format': 'prettier',
+  'lint:code': 'eslint',
   format: 'prettier',
 }
 /** Commands the docs name that are no npm script: the stand-in served on its own. */
