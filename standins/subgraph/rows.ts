@@ -1,32 +1,14 @@
 // The stored entities, in the indexed source's on-chain units (see seed/units.ts). A relation field
 // holds the id of the row it points to (`pair: "5"`); the GraphQL layer resolves it. Addresses and
-// hashes are lowercase, as The Graph stores Bytes. Row types come from the entity specs.
+// hashes are lowercase, as The Graph stores Bytes. Row types come from the entity specs (entities.ts).
 
-import type { EntityName } from './entities.ts'
 import type { Row } from './filters.ts'
 import type {
   DepositRequestRow,
+  EntityName,
   FeeRow,
   GroupRow,
   LimitRow,
-  LpShareRow,
-  MetaDataRow,
-  MMActionRow,
-  OrderRow,
-  PairRow,
-  SettlementRow,
-  TradeRow,
-  UserRow,
-  VaultRow,
-  WithdrawRequestRow,
-} from './entities.ts'
-
-export type {
-  DepositRequestRow,
-  FeeRow,
-  GroupRow,
-  LimitRow,
-  LimitType,
   LpShareRow,
   MetaDataRow,
   MMActionRow,

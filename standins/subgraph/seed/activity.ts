@@ -2,7 +2,7 @@
 // orders, and orders in every state. The rows agree with each other: a position has the order that
 // opened it (and the one that closed it), and a filled limit shares its order id with that order.
 
-import type { LimitRow, LimitType, OrderRow, TradeRow } from '../rows.ts'
+import type { LimitRow, LimitType, OrderRow, TradeRow } from '../entities.ts'
 import type { TradeablePair } from './pairs.ts'
 import type { Random } from './random.ts'
 import { HISTORY_SECONDS, SEED_HEAD_TIMESTAMP, Timeline } from './timeline.ts'

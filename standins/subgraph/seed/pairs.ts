@@ -4,7 +4,7 @@
 
 import { PAIRS, sourceSpellingOf, type AssetClass } from '../../../schemas/pairs.ts'
 import { feedIdFor } from '../../../services/ingestor/feed-ids.ts'
-import type { FeeRow, GroupRow, PairRow } from '../rows.ts'
+import type { FeeRow, GroupRow, PairRow } from '../entities.ts'
 import type { Random } from './random.ts'
 import { referencePrice } from './reference-prices.ts'
 import { SEED_HEAD_TIMESTAMP } from './timeline.ts'

@@ -5,7 +5,7 @@
 // exists already (as the deployment's non-null `settlement` relation requires) without figures. The
 // series ends at the vault row's shares and share price, so the two agree.
 
-import type { DepositRequestRow, LpShareRow, MMActionRow, SettlementRow, VaultRow, WithdrawRequestRow } from '../rows.ts'
+import type { DepositRequestRow, LpShareRow, MMActionRow, SettlementRow, VaultRow, WithdrawRequestRow } from '../entities.ts'
 import type { Random } from './random.ts'
 import { SEED_HEAD_TIMESTAMP } from './timeline.ts'
 import { toE18, toUsdc } from './units.ts'
