@@ -15,7 +15,7 @@ import { calendarMarketClock } from '../services/market-hours/calendar-market-cl
 import { startNats } from '../test/support/servers.ts'
 import { loadAverage } from '../loadtest/cpu-meter.ts'
 import { endToEndThroughput, reached, timed, type Throughput } from './ingest-pipeline.ts'
-import { median, printTable, writeResult } from './report.ts'
+import { median, printTable, writeFiguresWithLoad } from './report.ts'
 
 const command = parseCommandLine({
   usage: 'npm run bench:ingest -- [options]',
@@ -101,22 +101,21 @@ for (let run = 1; run <= runs; run++) {
   })
 }
 printTable(table)
-const loadAfter = loadAverage()
 console.log(
   `median end-to-end ${Math.round(median(endToEndRates)).toLocaleString('en-US')} ticks/s; median share of the raw ceiling ` +
     `${median(shares).toFixed(2)} by the clock, ${median(cpuShares).toFixed(2)} by CPU time (target >= 0.67)`,
 )
-console.log(`load average before ${loadBefore}, after ${loadAfter}`)
-console.log(
-  `written ${writeResult('ingest', {
+writeFiguresWithLoad(
+  'ingest',
+  {
     ticks,
     rowBytes,
     runs: table,
     medianTicksPerSecond: median(endToEndRates),
     medianShareOfCeiling: median(shares),
     medianShareOfCeilingByCpu: median(cpuShares),
-    loadAverage: { before: loadBefore, after: loadAfter },
-  })}`,
+  },
+  loadBefore,
 )
 await nats.dispose()
 process.exit(0)

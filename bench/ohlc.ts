@@ -19,7 +19,7 @@ import { freePort, startNats, startRedis } from '../test/support/servers.ts'
 import { startServiceProcess } from '../test/support/service-process.ts'
 import { measureClosedLoop } from './closed-loop.ts'
 import { compiledService, IMAGE_ENV } from './deployed-edge.ts'
-import { median, printTable, writeResult } from './report.ts'
+import { median, printTable, writeFiguresWithLoad } from './report.ts'
 
 const command = parseCommandLine({
   usage: 'npm run bench:ohlc -- [options]',
@@ -166,17 +166,7 @@ const summary = Object.fromEntries(
     return [name, { medianRatio: median(values), ratios: values }]
   }),
 )
-const loadAfter = loadAverage()
-console.log(`load average before ${loadBefore}, after ${loadAfter}`)
-const file = writeResult('ohlc', {
-  runs: rows,
-  summary,
-  seconds,
-  connections,
-  sizes,
-  loadAverage: { before: loadBefore, after: loadAfter },
-})
-console.log(`written ${file}`)
+writeFiguresWithLoad('ohlc', { runs: rows, summary, seconds, connections, sizes }, loadBefore)
 
 baseline.kill()
 await service.stop()

@@ -44,6 +44,13 @@ export function writeResult(
   return `${base}.json`
 }
 
+/** Writes a bench's figures with the load average at its start and now; prints that load and the file written. */
+export function writeFiguresWithLoad(name: string, figures: Record<string, unknown>, loadBefore: string): void {
+  const loadAfter = loadAverage()
+  console.log(`load average before ${loadBefore}, after ${loadAfter}`)
+  console.log(`written ${writeResult(name, { ...figures, loadAverage: { before: loadBefore, after: loadAfter } })}`)
+}
+
 /** One self-contained page: the rows as a table, then every figure as JSON. */
 function htmlTable(title: string, subtitle: string, rows: Array<Record<string, string | number>>, figures: unknown): string {
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))]

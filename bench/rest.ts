@@ -14,7 +14,7 @@ import { freePort, startNats } from '../test/support/servers.ts'
 import { compiledService, IMAGE_ENV } from './deployed-edge.ts'
 import { startServiceProcess } from '../test/support/service-process.ts'
 import { measureClosedLoop, type ClosedLoopFigures } from './closed-loop.ts'
-import { median, printTable, writeResult } from './report.ts'
+import { median, printTable, writeFiguresWithLoad } from './report.ts'
 
 const CODINGS = ['identity', 'gzip', 'br'] as const
 const command = parseCommandLine({
@@ -138,17 +138,7 @@ for (const coding of codings) {
       (versusIdentity === undefined ? '' : `; service ${coding} / service identity ${versusIdentity.toFixed(2)} (target >= 1)`),
   )
 }
-const loadAfter = loadAverage()
-console.log(`load average before ${loadBefore}, after ${loadAfter}`)
-const file = writeResult('rest', {
-  runs: rows,
-  summary,
-  seconds,
-  connections,
-  sizes,
-  loadAverage: { before: loadBefore, after: loadAfter },
-})
-console.log(`written ${file}`)
+writeFiguresWithLoad('rest', { runs: rows, summary, seconds, connections, sizes }, loadBefore)
 
 baseline.kill()
 await service.stop()

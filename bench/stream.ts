@@ -18,7 +18,7 @@ import { NativeStreamSession } from '../loadtest/native-stream-load.ts'
 import { pinned } from '../loadtest/pinning.ts'
 import { totalCpuMs as serverCpuMs, totalRssMb as rssMb } from '../loadtest/server-processes.ts'
 import { startBaselineServer, startStreamService, type StreamServer } from './stream-servers.ts'
-import { median, printTable, writeResult } from './report.ts'
+import { median, printTable, writeFiguresWithLoad } from './report.ts'
 
 const command = parseCommandLine({
   usage: 'npm run bench:stream -- [options]',
@@ -266,11 +266,7 @@ try {
   if (pausedRuns > 0) await paused()
   printTable(rows)
   console.log(JSON.stringify(results, null, 2))
-  const loadAfter = loadAverage()
-  console.log(`load average before ${loadBefore}, after ${loadAfter}`)
-  console.log(
-    `written ${writeResult('stream', { rows, results, clients, rates, runs, measureMs, warmupMs, loadAverage: { before: loadBefore, after: loadAfter } })}`,
-  )
+  writeFiguresWithLoad('stream', { rows, results, clients, rates, runs, measureMs, warmupMs }, loadBefore)
 } finally {
   await publisherConnection.close()
   await nats.dispose()

@@ -10,7 +10,7 @@ import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
 import { loadAverage } from '../loadtest/cpu-meter.ts'
 import { pinned } from '../loadtest/pinning.ts'
 import { freePort } from '../test/support/servers.ts'
-import { median, printTable, writeResult } from './report.ts'
+import { median, printTable, writeFiguresWithLoad } from './report.ts'
 import { BENCH_QUERY_BODY } from './subgraph-door-query.ts'
 
 const command = parseCommandLine({
@@ -126,11 +126,7 @@ for (let run = 1; run <= runs; run++) {
 printTable(rows)
 const ratio = median(ratios)
 console.log(`door / bare uWS ${ratios.map((value) => value.toFixed(2)).join(', ')} (median ${ratio.toFixed(2)})`)
-const loadAfter = loadAverage()
-console.log(`load average before ${loadBefore}, after ${loadAfter}`)
-console.log(
-  `written ${writeResult('subgraph-door', { runs: rows, medianRatio: ratio, ratios, seconds, connections, baseline: baseline.line, loadAverage: { before: loadBefore, after: loadAfter } })}`,
-)
+writeFiguresWithLoad('subgraph-door', { runs: rows, medianRatio: ratio, ratios, seconds, connections, baseline: baseline.line }, loadBefore)
 
 baseline.child.kill()
 door.child.kill()
