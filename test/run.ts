@@ -39,8 +39,9 @@ const command = parseCommandLine({
   summary: 'Runs the test files (every *.test.ts, or those under the paths given) after building what they start.',
   maxPositionals: Number.POSITIVE_INFINITY,
   options: {
-    // three at a time on two cores: many files spend much of their time waiting on processes they started
-    jobs: { type: 'string', default: process.env.TEST_JOBS ?? '3', value: 'N', description: 'test files run at once' },
+    // five at a time on two cores: most files spend most of their time waiting (on processes they started, on
+    // the timers of what they test); alone, three at a time kept the cores about 70 % busy (docs/testing.md)
+    jobs: { type: 'string', default: process.env.TEST_JOBS ?? '5', value: 'N', description: 'test files run at once' },
     timeout: { type: 'string', default: '180', value: 'S', description: "each file's deadline in seconds" },
     cpu: { type: 'boolean', default: false, description: 'also report the CPU seconds each file used, its child processes included' },
   },
