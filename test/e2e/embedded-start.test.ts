@@ -5,6 +5,7 @@ import { readJson } from '../support/http.ts'
 import { freePort } from '../support/servers.ts'
 import { NPM_START_ENTRY, startServiceProcess } from '../support/service-process.ts'
 import { waitFor } from '../support/wait.ts'
+import { alsoOnNode20 } from '../support/on-node-20.ts'
 
 t.test('with no configuration the service runs every role embedded, and stops on SIGTERM', async (t) => {
   const port = await freePort()
@@ -75,3 +76,6 @@ t.test('a wrong setting stops the start with a message naming it', async (t) => 
   const fatal = service.logs.map((line) => JSON.parse(line)).find((record) => record.level === 60)
   t.match(fatal.msg, /invalid configuration for ingestor: FEED_SOURCE="carrier-pigeon": /)
 })
+
+// the other supported Node line, where the uWebSockets.js build differs (test/support/on-node-20.ts)
+await alsoOnNode20(t, import.meta.url)

@@ -4,6 +4,7 @@ import { promisify } from 'node:util'
 import t from 'tap'
 import type { TemplatedApp } from 'uWebSockets.js'
 import { CURRENT_UWS, holdHttpTimeouts, LEGACY_UWS, loadNativeUws, uwsPackageFor } from '../native-uws.ts'
+import { alsoOnNode20 } from '../../../test/support/on-node-20.ts'
 
 const NATIVE_UWS = fileURLToPath(new URL('../native-uws.ts', import.meta.url))
 
@@ -50,3 +51,6 @@ t.test("an app is held to uWebSockets' HTTP timeouts of 10 s", async (t) => {
     t.same([app.getIdleTimeout?.(), app.getResponseTimeout?.()], [10, 10], 'held to 10 s')
   }
 })
+
+// the other supported Node line, where the uWebSockets.js build differs (test/support/on-node-20.ts)
+await alsoOnNode20(t, import.meta.url)
