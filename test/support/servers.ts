@@ -101,7 +101,7 @@ async function onFreePort(start: (port: number) => Promise<RunningServer>): Prom
 
 /** nats-server with JetStream (key-value buckets need it). */
 export function startNats(): Promise<RunningServer> {
-  return onFreePort((port) => startNatsOn(port))
+  return onFreePort(startNatsOn)
 }
 
 function startNatsOn(port: number): Promise<RunningServer> {
