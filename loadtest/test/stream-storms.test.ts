@@ -8,7 +8,11 @@ import { failedRun, readResult, runLoadtest as loadtest, startTargetService } fr
 const { target } = await startTargetService(t, { RATE_LIMITS_ENABLED: 'false' })
 
 const dir = t.testdir()
-/** 8 connections for 4 s; at 2 s half of those open close and reopen at once */
+/**
+ * 8 connections for 6 s; at 2 s and at 4 s half of those open close and reopen at once. Two storms, so that one
+ * finds connections open even when a busy machine has the first handshakes still pending at 2 s (it happened:
+ * 8 event streams opened after the first storm, which closed none)
+ */
 const stormRun = (out: string, ...options: string[]) =>
   loadtest([
     'stream',
@@ -19,7 +23,7 @@ const stormRun = (out: string, ...options: string[]) =>
     '--ramp',
     '100',
     '--duration',
-    '4',
+    '6',
     '--storm-every',
     '2',
     '--storm-share',
@@ -36,9 +40,9 @@ for (const transport of ['sse', 'ws']) {
     await stormRun(out, '--transport', transport, '--resume')
     const { totals, series, notes } = readResult(out)
     t.comment(JSON.stringify({ totals, notes }))
-    // the storm closes half of the connections open at that moment: on a busy machine some may still be opening
+    // each storm closes half of the connections open at that moment: on a busy machine some may still be opening
     const closed = totals.stormClosed as number
-    t.ok(closed >= 1 && closed <= 4, `the storm closed some of the 8, at most half (${closed})`)
+    t.ok(closed >= 1 && closed <= 8, `the storms closed some of the 8, at most half each time (${closed})`)
     t.equal(totals.upgrades, 8 + closed, '8 connections, and each the storm closed again')
     t.equal(totals.snapshots, 8, 'a snapshot for each first connection only')
     t.equal(totals.recovered, closed, 'every reopened connection recovered')
@@ -64,7 +68,7 @@ t.test('ws: a snapshot storm: without --resume the closed connections reopen for
   await stormRun(out)
   const { totals } = readResult(out)
   const closed = totals.stormClosed as number
-  t.ok(closed >= 1 && closed <= 4, `the storm closed some of the 8, at most half (${closed})`)
+  t.ok(closed >= 1 && closed <= 8, `the storms closed some of the 8, at most half each time (${closed})`)
   t.equal(totals.upgrades, 8 + closed)
   t.equal(totals.snapshots, 8 + closed, 'a snapshot on every connection')
   t.equal(totals.recovered, 0)
