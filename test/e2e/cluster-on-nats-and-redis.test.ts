@@ -114,15 +114,30 @@ t.test('rate-limit budgets are shared through Redis', async (t) => {
 const signedOnboarding = (privateKey: `0x${string}`) => chain.signBothParts(privateKeyToAccount(privateKey), maxUint256)
 const post = (url: string, body: unknown) => postOnboarding(url, body, '198.51.100.20')
 
+/** The terminal outcome a caller reads: the answer's, or, after a 202 (its edge's deadline passed first), by id. */
+async function outcomeOf(url: string, answer: Response): Promise<Record<string, unknown>> {
+  const body = await readJson(answer)
+  if (answer.status !== 202) return body
+  return waitFor(
+    async () => {
+      const read = await fetch(`${url}/v1/onboard/${body.id}`, asClient('198.51.100.20'))
+      return read.status === 200 ? readJson(read) : undefined
+    },
+    { timeoutMs: 60_000, intervalMs: 250, what: `the outcome of ${body.id} on ${url}` },
+  )
+}
+
 t.test('an onboarding posted to both replicas is relayed exactly once', async (t) => {
   const block = await chain.publicClient.getBlockNumber()
   const body = await signedOnboarding(devnet.demoPartner.privateKey)
   const answers = await Promise.all([post(urlA, body), post(urlB, body)])
-  const [a, b] = await Promise.all(answers.map(readJson))
+  // each answers with the outcome, or with 202 when its 1.5 s deadline passes first, as it can on a busy machine
   t.same(
-    answers.map((answer) => answer.status),
-    [200, 200],
+    answers.map((answer) => answer.status === 200 || answer.status === 202),
+    [true, true],
+    `200 or 202 (${answers.map((answer) => answer.status).join(', ')})`,
   )
+  const [a, b] = await Promise.all([outcomeOf(urlA, answers[0]), outcomeOf(urlB, answers[1])])
   t.equal(a.status, 'confirmed')
   t.same(b, a, 'both callers get the same outcome')
   const operations = await chain.onboardingOperationsAfter(devnet.relayer.smartAccountAddress, block)
