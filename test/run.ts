@@ -22,6 +22,8 @@ import { parseCommandLine } from '../kit/command-line.ts'
 import { build, isBuildCurrent } from '../scripts/build.ts'
 import { buildBrowserAssets } from '../scripts/build-browser-assets.ts'
 import { startSharedDevnet, stopSharedDevnet } from './shared-devnet/lifecycle.ts'
+import type { BrowserServer } from 'playwright-core'
+import { launchSharedChromium, SHARED_BROWSER_ENV } from './support/browser.ts'
 import { prepareTestTree } from './test-tree.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -78,14 +80,23 @@ if (!IN_TEST_TREE) {
   stage.once('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
 } else {
   const files = orderedByLastDuration(positionals.length > 0 ? positionals.flatMap((path) => testFiles(resolve(path))) : testFiles(ROOT))
+  const asksFor = (call: string) => files.some((file) => readFileSync(join(ROOT, file), 'utf8').includes(call))
   buildBrowserAssets()
   // the shared chain only for a run with a file that asks for it (test/support/shared-devnet.ts)
-  if (files.some((file) => readFileSync(join(ROOT, file), 'utf8').includes('devnetForFile('))) await startSharedDevnet(process.pid)
+  if (asksFor('devnetForFile(')) await startSharedDevnet(process.pid)
   let results: FileResult[]
+  let browser: BrowserServer | undefined
   try {
+    // one Chromium for the run's browser files instead of one each (test/support/browser.ts): a launch is several
+    // processes and about 2 s of CPU
+    if (asksFor('launchChromium(')) {
+      browser = await launchSharedChromium()
+      process.env[SHARED_BROWSER_ENV] = browser.wsEndpoint()
+    }
     results = await runAll(files)
   } finally {
     await stopSharedDevnet()
+    await browser?.close()
   }
   report(results)
 }

@@ -2,11 +2,9 @@
 // separately, then its HTML report opened in headless Chromium.
 import t from 'tap'
 import { join } from 'node:path'
-import { chromium } from 'playwright-core'
+import { launchChromium } from '../../test/support/browser.ts'
 import { CHART_TITLES, renderedCharts } from './report-charts.ts'
 import { failedRun, readResult, runLoadtest as loadtest, startTargetService } from './run-bin.ts'
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 const { port, target } = await startTargetService(t)
 
@@ -80,7 +78,7 @@ t.test('rest: open loop at a fixed rate, a spent budget honoured, then the repor
   t.ok(totals.deferred > 0, 'once the spent budget was seen, requests deferred')
   t.equal((statuses['429'] ?? 0) + totals.deferred, 60, 'the remainder refused while in flight, or deferred')
 
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+  const browser = await launchChromium()
   t.teardown(() => browser.close())
   const { errors, charts } = await renderedCharts(browser, `${out}.html`)
   t.same(errors, [], 'no script error')
