@@ -238,6 +238,9 @@ t.test(`HTTP harness: ${BATCH * RUNS} generated requests (seed ${SEED})`, async 
     [route('POST', '/v1/ohlc'), '/v1/ohlc', {}, ohlcUnknown, 61],
     [route('POST', '/v1/ohlc'), '/v1/ohlc', {}, overLimit],
     [route('POST', '/v1/onboard'), '/v1/onboard', {}, overLimit],
+    // its budget's 429 (10 in 10 s from one address): the generated requests spread over too many addresses to
+    // spend it in every run (seed 523478506 never did)
+    [route('POST', '/v1/onboard'), '/v1/onboard', {}, '{}', 11],
     [route('GET', '/v1/depth/{pair}'), '/v1/depth/USD-KRW?chainId=42161', {}, undefined, 61],
     [route('GET', '/v1/depth/{pair}/quote'), '/v1/depth/USD-KRW/quote?side=long&notionalUsd=1000&chainId=42161', {}, undefined, 61],
     [route('POST', '/v1/onboard'), '/v1/onboard', {}, JSON.stringify({ chainId: 42161, partner: ALLOWLISTED, delegation })],
