@@ -88,10 +88,13 @@ if (!IN_TEST_TREE) {
   let browser: BrowserServer | undefined
   try {
     // one Chromium for the run's browser files instead of one each (test/support/browser.ts): a launch is several
-    // processes and about 2 s of CPU
+    // processes and about 2 s of CPU. Without it (no Chromium installed, say) each file launches its own, and
+    // fails alone
     if (asksFor('launchChromium(')) {
-      browser = await launchSharedChromium()
-      process.env[SHARED_BROWSER_ENV] = browser.wsEndpoint()
+      browser = await launchSharedChromium().catch(
+        (error: Error) => void console.log(`# no shared Chromium: ${error.message.split('\n')[0]}`),
+      )
+      if (browser) process.env[SHARED_BROWSER_ENV] = browser.wsEndpoint()
     }
     results = await runAll(files)
   } finally {
