@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import { artifactPath, launchChromium } from '../../test/support/browser.ts'
 import { freePort, startNats } from '../../test/support/servers.ts'
-import { startServiceProcess, UNUSED_INDEXED_SOURCE } from '../../test/support/service-process.ts'
+import { edgeOnNats, startServiceProcess } from '../../test/support/service-process.ts'
 import { buildLoadClient } from '../native-stream-client.ts'
 import { NativeStreamSession } from '../native-stream-load.ts'
 import { CHART_TITLES, renderedCharts } from './report-charts.ts'
@@ -18,18 +18,14 @@ const nats = await startNats()
 t.teardown(() => nats.dispose())
 const [port, namespace] = [await freePort(), `engines${randomUUID().slice(0, 8)}`]
 const edge = startServiceProcess(['edge'], {
-  ...UNUSED_INDEXED_SOURCE,
-  NATS_URL: nats.url,
-  BUS_NAMESPACE: namespace,
+  ...edgeOnNats(nats.url, namespace),
   PORT: String(port),
-  HOST: '127.0.0.1',
-  ONBOARDING_ENABLED: 'false',
   RATE_LIMITS_ENABLED: 'false',
   STREAM_MAX_CONNECTIONS_PER_IP: '100',
   // the native client sends an Origin of its own
   STREAM_ALLOWED_ORIGINS: '*',
-  // fan-out never conflates: a busy machine stalls the edge past the 20 ms slice, and its gaps are not what the
-  // engines' test is about (conflation has tests of its own)
+  // fan-out never conflates, even wider than edgeOnNats's slice: a busy machine stalled this edge for most of a
+  // second at 16,600 ticks/s, and gaps are not what the engines' test is about (conflation has tests of its own)
   STREAM_FANOUT_SLICE_MS: '60000',
 })
 t.teardown(() => edge.stop())
