@@ -80,7 +80,8 @@ if (!IN_TEST_TREE) {
   stage.once('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
 } else {
   const files = orderedByLastDuration(positionals.length > 0 ? positionals.flatMap((path) => testFiles(resolve(path))) : testFiles(ROOT))
-  const asksFor = (call: string) => files.some((file) => readFileSync(join(ROOT, file), 'utf8').includes(call))
+  const sources = files.map((file) => readFileSync(join(ROOT, file), 'utf8'))
+  const asksFor = (call: string) => sources.some((source) => source.includes(call))
   buildBrowserAssets()
   // the shared chain only for a run with a file that asks for it (test/support/shared-devnet.ts)
   if (asksFor('devnetForFile(')) await startSharedDevnet(process.pid)
