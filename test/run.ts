@@ -19,6 +19,7 @@ import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'n
 import { join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseCommandLine } from '../kit/command-line.ts'
+import { compileContracts } from '../deploy/devnet/compile.ts'
 import { build, isBuildCurrent } from '../scripts/build.ts'
 import { buildBrowserAssets } from '../scripts/build-browser-assets.ts'
 import { startSharedDevnet, stopSharedDevnet } from './shared-devnet/lifecycle.ts'
@@ -70,6 +71,9 @@ if (!IN_TEST_TREE) {
     console.log('# building dist/ (the compiled service the tests start), with its type check')
     await build()
   }
+  // the development chains' contracts, compiled once here (cached in deploy/devnet/out/, which the tree copies)
+  // rather than by each chain and file of the run that finds no compilation yet: several at once, 5 CPU-s each
+  await compileContracts()
   const tree = await prepareTestTree(ROOT)
   console.log(`# test tree ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`)
   const stage = spawn(process.execPath, [join(tree, 'test', 'run.js'), ...process.argv.slice(2)], {
