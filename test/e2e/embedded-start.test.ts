@@ -7,6 +7,12 @@ import { NPM_START_ENTRY, startServiceProcess } from '../support/service-process
 import { waitFor } from '../support/wait.ts'
 import { alsoOnNode20 } from '../support/on-node-20.ts'
 
+/**
+ * How long the development chains may take to come up: what `npm run demo:onboard` waits for them by default, as
+ * the README says. Two chains (anvil, alto, the deployments) on a busy two-core machine took over a minute on Node 20.
+ */
+const CHAINS_DEADLINE_MS = 90_000
+
 t.test('with no configuration the service runs every role embedded, and stops on SIGTERM', async (t) => {
   const port = await freePort()
   const service = startServiceProcess([], { PORT: String(port) }, undefined, NPM_START_ENTRY)
@@ -16,7 +22,7 @@ t.test('with no configuration the service runs every role embedded, and stops on
   t.equal(starting.bus, 'embedded (in-process; set NATS_URL for NATS)')
   t.equal(starting.rateLimitsAndQueue, 'embedded (in-memory; set REDIS_URL or REDIS_SENTINELS for Redis)')
   await service.waitForLog('feed: embedded simulator (set FEED_SOURCE for a real feed)')
-  await service.waitForLog('onboarding: embedded development chains (set CHAIN_<id>_* or DEPLOYMENT_FILE)')
+  await service.waitForLog('onboarding: embedded development chains (set CHAIN_<id>_* or DEPLOYMENT_FILE)', CHAINS_DEADLINE_MS)
   await service.waitForLog('indexed source: embedded stand-in (set INDEXER_URL_42161 and INDEXER_URL_421614)')
   const listening = await service.waitForLog('edge listening')
   t.equal(listening.port, port)
