@@ -45,7 +45,7 @@ const command = parseCommandLine({
     // five at a time on two cores: most files spend most of their time waiting (on processes they started, on
     // the timers of what they test); alone, three at a time kept the cores about 70 % busy (docs/testing.md)
     jobs: { type: 'string', default: process.env.TEST_JOBS ?? '5', value: 'N', description: 'test files run at once' },
-    timeout: { type: 'string', default: '180', value: 'S', description: "each file's deadline in seconds" },
+    timeout: { type: 'string', default: '240', value: 'S', description: "each file's deadline in seconds" },
     cpu: { type: 'boolean', default: false, description: 'also report the CPU seconds each file used, its child processes included' },
   },
 })
