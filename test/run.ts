@@ -84,27 +84,18 @@ if (!IN_TEST_TREE) {
   stage.once('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
 } else {
   const files = orderedByLastDuration(positionals.length > 0 ? positionals.flatMap((path) => testFiles(resolve(path))) : testFiles(ROOT))
-  const sources = files.map((file) => readFileSync(join(ROOT, file), 'utf8'))
-  const asksFor = (call: string) => sources.some((source) => source.includes(call))
+  const sources = new Map(files.map((file) => [file, readFileSync(join(ROOT, file), 'utf8')]))
+  const filesAskingFor = (call: string) => new Set(files.filter((file) => sources.get(file)!.includes(call)))
   buildBrowserAssets()
   // the shared chain only for a run with a file that asks for it (test/support/shared-devnet.ts)
-  if (asksFor('devnetForFile(')) await startSharedDevnet(process.pid)
+  if (filesAskingFor('devnetForFile(').size > 0) await startSharedDevnet(process.pid)
+  const chromium = sharedChromium(filesAskingFor('launchChromium('))
   let results: FileResult[]
-  let browser: BrowserServer | undefined
   try {
-    // one Chromium for the run's browser files instead of one each (test/support/browser.ts): a launch is several
-    // processes and about 2 s of CPU. Without it (no Chromium installed, say) each file launches its own, and
-    // fails alone
-    if (asksFor('launchChromium(')) {
-      browser = await launchSharedChromium().catch(
-        (error: Error) => void console.log(`# no shared Chromium: ${error.message.split('\n')[0]}`),
-      )
-      if (browser) process.env[SHARED_BROWSER_ENV] = browser.wsEndpoint()
-    }
-    results = await runAll(files)
+    results = await runAll(files, chromium)
   } finally {
     await stopSharedDevnet()
-    await browser?.close()
+    await chromium.close()
   }
   report(results)
 }
@@ -131,12 +122,13 @@ function readDurations(file = DURATIONS_FILE): Record<string, number> {
   }
 }
 
-async function runAll(queue: string[]): Promise<FileResult[]> {
+async function runAll(queue: string[], chromium: SharedChromium): Promise<FileResult[]> {
   const pending = [...queue]
   const done: FileResult[] = []
   const worker = async () => {
     for (let file = pending.shift(); file !== undefined; file = pending.shift()) {
-      const result = await runFile(file)
+      const result = await runFile(file, await chromium.envFor(file))
+      await chromium.done(file)
       done.push(result)
       printResult(result, done.length, queue.length)
     }
@@ -145,7 +137,42 @@ async function runAll(queue: string[]): Promise<FileResult[]> {
   return done
 }
 
-function runFile(file: string): Promise<FileResult> {
+interface SharedChromium {
+  /** What a file needs in its environment to reach the run's Chromium: nothing for a file that does not use it. */
+  envFor(file: string): Promise<Record<string, string>>
+  done(file: string): Promise<void>
+  close(): Promise<void>
+}
+
+/**
+ * One Chromium for the run's browser files instead of one each (test/support/browser.ts): a launch is several
+ * processes and about 2 s of CPU. It is launched when the first of them starts and closed when the last ends,
+ * not kept idling (about 2 % of a core) through the files before and after them. Without it (no Chromium
+ * installed, say) each file launches its own, and fails alone.
+ */
+function sharedChromium(users: Set<string>): SharedChromium {
+  let remaining = users.size
+  let launched: Promise<BrowserServer | undefined> | undefined
+  const close = async () => {
+    const server = await launched
+    launched = Promise.resolve(undefined)
+    await server?.close()
+  }
+  return {
+    async envFor(file): Promise<Record<string, string>> {
+      if (!users.has(file)) return {}
+      launched ??= launchSharedChromium().catch((error: Error) => void console.log(`# no shared Chromium: ${error.message.split('\n')[0]}`))
+      const server = await launched
+      return server ? { [SHARED_BROWSER_ENV]: server.wsEndpoint() } : {}
+    },
+    async done(file) {
+      if (users.has(file) && --remaining === 0) await close()
+    },
+    close,
+  }
+}
+
+function runFile(file: string, env: Record<string, string>): Promise<FileResult> {
   const started = performance.now()
   // its own process group, so that a file past its deadline is stopped with everything it started; with --cpu
   // through a shell whose `times` reports the CPU of the processes it waited for, on a descriptor of its own
@@ -155,7 +182,7 @@ function runFile(file: string): Promise<FileResult> {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-    env: { ...process.env, TAP_TIMEOUT: String(timeoutMs / 1000) },
+    env: { ...process.env, ...env, TAP_TIMEOUT: String(timeoutMs / 1000) },
   })
   let times = ''
   child.stdio[3]!.on('data', (chunk: Buffer) => (times += chunk.toString()))
