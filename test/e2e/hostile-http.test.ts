@@ -46,11 +46,11 @@ const BROKEN_FRAMING_WAIT_MS = 150
 /** A batch that has not settled by then fails, though every exchange in it has its own deadline. */
 const BATCH_DEADLINE_MS = ANSWER_DEADLINE_MS + 2_000
 /**
- * Every batch, up to the first failure, within this (a quiet run takes about 25 s; not done in time is a
- * failure too), and then at most SHRINK_BUDGET_MS to shrink that failure, so a failure is always reported
- * well inside the file's timeout.
+ * Every batch, up to the first failure, within this (a quiet run takes about 25 s, a run in CI on a slower
+ * two-core machine up to about 110 s; not done in time is a failure too), and then at most SHRINK_BUDGET_MS to
+ * shrink that failure, so a failure is always reported well inside the file's deadline (240 s).
  */
-const RUNS_BUDGET_MS = 100_000
+const RUNS_BUDGET_MS = 160_000
 const SHRINK_BUDGET_MS = 20_000
 /** Every request of the harness's own (the first tick, the documents) has this long. */
 const FETCH_DEADLINE_MS = 5_000
