@@ -12,7 +12,7 @@ import t from 'tap'
 import { TYPE_CHECKER } from '../../scripts/type-checker.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-/** In the checkout's .tap/ (the test tree lies in it, and is made afresh each run), or under the runner's tree. */
+/** In the checkout's .tap/, beside the test tree (made afresh each run), whether run by the runner or alone. */
 const BUILD_INFO = join(process.env.TEST_TREE_OF ?? ROOT, '.tap', 'type-check.tsbuildinfo')
 
 // the check takes about 10 s on a quiet 2-core machine, several times that on a busy one
