@@ -21,3 +21,4 @@ if [ -e "$passed" ]; then
 fi
 npm run lint:code || exit 1
 mkdir -p "$(dirname "$passed")" && date -u +%FT%TZ >"$passed"
+echo "eslint: this tree ($key) passed; recorded"
