@@ -4,8 +4,9 @@
 // In two stages. In the checkout: the compiled build the tests start services from is made current (with its
 // type check, as `npm run build` makes it), then the test tree (test/test-tree.ts: a copy of the checkout in
 // which every TypeScript file has a JavaScript sibling) is prepared, and this runner goes on from the tree's
-// copy of itself. There: the pages' scripts are built, the run's shared development chain is started
-// (test/shared-devnet/), each test file runs as plain `node <file>.js`, and the chain is stopped at the end.
+// copy of itself. There: the pages' scripts are built, and each test file runs as plain `node <file>.js`, as
+// many at once as the machine's cores allow (test/runner/schedule.ts), with the servers several files share
+// (the development chain, Chromium) started once for them (test/runner/shared-fixture.ts).
 //
 // Why not tap's own runner: it loads its coverage tracker (@tapjs/processinfo, a module loader in a worker
 // thread that records every file loaded) into every test process and, through NODE_OPTIONS, into every process
@@ -13,9 +14,10 @@
 // a second of CPU before its first assertion (docs/testing.md). The files are tap's all the same: each prints TAP
 // and tap's summary, and runs alone with `node --import tsx <file>`.
 //
-// Usage: npm test [-- [--jobs N] [--timeout S] [--cpu] [path ...]]   paths: test files or folders (all by default)
+// Usage: npm test [-- [--cores N] [--timeout S] [--cpu] [path ...]]   paths: test files or folders (all by default)
 import { spawn } from 'node:child_process'
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseCommandLine } from '../kit/command-line.ts'
@@ -23,8 +25,9 @@ import { compileContracts } from '../deploy/devnet/compile.ts'
 import { build, isBuildCurrent } from '../scripts/build.ts'
 import { buildBrowserAssets } from '../scripts/build-browser-assets.ts'
 import { startSharedDevnet, stopSharedDevnet } from './shared-devnet/lifecycle.ts'
-import type { BrowserServer } from 'playwright-core'
 import { launchSharedChromium, SHARED_BROWSER_ENV } from './support/browser.ts'
+import { runScheduled, type TestJob } from './runner/schedule.ts'
+import { firstLine, type Fixture, SharedFixture } from './runner/shared-fixture.ts'
 import { prepareTestTree } from './test-tree.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -32,6 +35,12 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const IN_TEST_TREE = process.env.TEST_TREE_OF !== undefined
 /** folders never searched for test files */
 const SKIPPED = new Set(['node_modules', 'dist', '.tap', '.git', 'out', 'cluster-run'])
+/**
+ * What makes a file heavy besides a shared server: a chain of its own, the embedded start (two chains and a
+ * service), or a declared CPU-bound workload (a comment naming the test weight, as in the type check's file).
+ */
+const HEAVY_MARKS = ['startDevnet(', 'NPM_START_ENTRY', 'test weight: heavy']
+let finished = 0
 /** how long each file took last time, to start the longest first (in the checkout's gitignored .tap folder) */
 const DURATIONS_FILE = join(process.env.TEST_TREE_OF ?? ROOT, '.tap', 'test-durations.json')
 /** the same, as recorded in the repository: the order of a fresh clone's first run */
@@ -42,14 +51,17 @@ const command = parseCommandLine({
   summary: 'Runs the test files (every *.test.ts, or those under the paths given) after building what they start.',
   maxPositionals: Number.POSITIVE_INFINITY,
   options: {
-    // five at a time on two cores: most files spend most of their time waiting (on processes they started, on
-    // the timers of what they test); alone, three at a time kept the cores about 70 % busy (docs/testing.md)
-    jobs: { type: 'string', default: process.env.TEST_JOBS ?? '5', value: 'N', description: 'test files run at once' },
+    cores: {
+      type: 'string',
+      default: String(availableParallelism()),
+      value: 'N',
+      description: "the cores' worth of test files run at once (a heavy file counts 1, another 1/2); the machine's cores by default",
+    },
     timeout: { type: 'string', default: '240', value: 'S', description: "each file's deadline in seconds" },
     cpu: { type: 'boolean', default: false, description: 'also report the CPU seconds each file used, its child processes included' },
   },
 })
-const jobs = command.number('jobs', { min: 1, integer: true })
+const cores = command.number('cores', { min: 1, integer: true })
 const timeoutMs = command.number('timeout', { min: 1 }) * 1000
 const reportCpu = command.values.cpu
 const positionals = command.positionals
@@ -57,6 +69,8 @@ const positionals = command.positionals
 interface FileResult {
   file: string
   ok: boolean
+  /** the shared server it needed and that did not start (it was not run) */
+  notRunFor?: string
   pass: number
   fail: number
   ms: number
@@ -84,20 +98,34 @@ if (!IN_TEST_TREE) {
   stage.once('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
 } else {
   const files = orderedByLastDuration(positionals.length > 0 ? positionals.flatMap((path) => testFiles(resolve(path))) : testFiles(ROOT))
-  const sources = new Map(files.map((file) => [file, readFileSync(join(ROOT, file), 'utf8')]))
-  const filesAskingFor = (call: string) => new Set(files.filter((file) => sources.get(file)!.includes(call)))
   buildBrowserAssets()
-  // the shared chain only for a run with a file that asks for it (test/support/shared-devnet.ts)
-  if (filesAskingFor('devnetForFile(').size > 0) await startSharedDevnet(process.pid)
-  const chromium = sharedChromium(filesAskingFor('launchChromium('))
+  const devnet = new SharedFixture('the shared development chain', () => startSharedDevnet(process.pid).then(() => true), stopSharedDevnet)
+  const chromium = new SharedFixture('the shared Chromium', launchSharedChromium, (server) => server.close())
+  const jobs = files.map((file) => jobFor(file, readFileSync(join(ROOT, file), 'utf8'), { devnet, chromium }))
+  // the chain takes seconds to start, and the files that need it are among the longest: it starts at once
+  if (jobs.some((job) => job.fixtures.includes(devnet))) devnet.start()
   let results: FileResult[]
   try {
-    results = await runAll(files, chromium)
+    results = await runScheduled(jobs, {
+      capacity: cores,
+      run: (job) => runFile(job.file, job.fixtures.includes(chromium) ? { [SHARED_BROWSER_ENV]: chromium.get().wsEndpoint() } : {}),
+      notRun: (job, fixture) => ({ file: job.file, ok: false, notRunFor: fixture.name, pass: 0, fail: 0, ms: 0, output: '' }),
+      onResult: (result) => printResult(result, ++finished, jobs.length),
+    })
   } finally {
-    await stopSharedDevnet()
-    await chromium.close()
+    await Promise.all([devnet.stop(), chromium.stop()])
   }
-  report(results)
+  report(results, [devnet, chromium])
+}
+
+/** Calls in a file's source that make it heavy, and what it then needs. */
+function jobFor(file: string, source: string, shared: { devnet: Fixture; chromium: Fixture }): TestJob {
+  const fixtures = [
+    ...(source.includes('devnetForFile(') ? [shared.devnet] : []),
+    ...(source.includes('launchChromium(') ? [shared.chromium] : []),
+  ]
+  const heavy = fixtures.length > 0 || HEAVY_MARKS.some((mark) => source.includes(mark))
+  return { file, weight: heavy ? 1 : 0.5, fixtures }
 }
 
 function testFiles(path: string): string[] {
@@ -119,56 +147,6 @@ function readDurations(file = DURATIONS_FILE): Record<string, number> {
     return JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>
   } catch {
     return file === DURATIONS_FILE ? readDurations(RECORDED_DURATIONS_FILE) : {}
-  }
-}
-
-async function runAll(queue: string[], chromium: SharedChromium): Promise<FileResult[]> {
-  const pending = [...queue]
-  const done: FileResult[] = []
-  const worker = async () => {
-    for (let file = pending.shift(); file !== undefined; file = pending.shift()) {
-      const result = await runFile(file, await chromium.envFor(file))
-      await chromium.done(file)
-      done.push(result)
-      printResult(result, done.length, queue.length)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, worker))
-  return done
-}
-
-interface SharedChromium {
-  /** What a file needs in its environment to reach the run's Chromium: nothing for a file that does not use it. */
-  envFor(file: string): Promise<Record<string, string>>
-  done(file: string): Promise<void>
-  close(): Promise<void>
-}
-
-/**
- * One Chromium for the run's browser files instead of one each (test/support/browser.ts): a launch is several
- * processes and about 2 s of CPU. It is launched when the first of them starts and closed when the last ends,
- * not kept idling (about 2 % of a core) through the files before and after them. Without it (no Chromium
- * installed, say) each file launches its own, and fails alone.
- */
-function sharedChromium(users: Set<string>): SharedChromium {
-  let remaining = users.size
-  let launched: Promise<BrowserServer | undefined> | undefined
-  const close = async () => {
-    const server = await launched
-    launched = Promise.resolve(undefined)
-    await server?.close()
-  }
-  return {
-    async envFor(file): Promise<Record<string, string>> {
-      if (!users.has(file)) return {}
-      launched ??= launchSharedChromium().catch((error: Error) => void console.log(`# no shared Chromium: ${error.message.split('\n')[0]}`))
-      const server = await launched
-      return server ? { [SHARED_BROWSER_ENV]: server.wsEndpoint() } : {}
-    },
-    async done(file) {
-      if (users.has(file) && --remaining === 0) await close()
-    },
-    close,
   }
 }
 
@@ -239,21 +217,29 @@ function closingCounts(output: string): { pass: number; fail: number } | undefin
 }
 
 function printResult(result: FileResult, index: number, total: number): void {
+  if (result.notRunFor) return console.log(`not ok ${index}/${total} - ${result.file} # not run: ${result.notRunFor} did not start`)
   const cpu = result.cpuSeconds === undefined ? '' : `, ${result.cpuSeconds.toFixed(1)} s CPU`
   const line = `${result.ok ? 'ok' : 'not ok'} ${index}/${total} - ${result.file} # ${(result.ms / 1000).toFixed(1)} s${cpu}, ${result.pass} passed`
   if (result.ok) return console.log(line)
   console.log(`${result.output.trimEnd()}\n${line}, ${result.fail} failed`)
 }
 
-function report(all: FileResult[]): void {
+/** The run's summary; a shared server that did not start counts one failure, however many files needed it. */
+function report(all: FileResult[], fixtures: Fixture[]): void {
+  const ran = all.filter((result) => !result.notRunFor)
   mkdirSync(join(ROOT, '.tap'), { recursive: true })
   writeFileSync(
     DURATIONS_FILE,
-    JSON.stringify({ ...readDurations(), ...Object.fromEntries(all.map((result) => [result.file, Math.round(result.ms)])) }),
+    JSON.stringify({ ...readDurations(), ...Object.fromEntries(ran.map((result) => [result.file, Math.round(result.ms)])) }),
   )
+  const failedFixtures = fixtures.filter((fixture) => fixture.failure)
+  for (const fixture of failedFixtures) {
+    const files = all.filter((result) => result.notRunFor === fixture.name).map((result) => result.file)
+    console.log(`# ${fixture.name} did not start twice: ${firstLine(fixture.failure!)}\n#   not run for want of it: ${files.join(', ')}`)
+  }
   const pass = all.reduce((sum, result) => sum + result.pass, 0)
-  const fail = all.reduce((sum, result) => sum + result.fail, 0)
-  const failedFiles = all.filter((result) => !result.ok).map((result) => result.file)
+  const fail = all.reduce((sum, result) => sum + result.fail, 0) + failedFixtures.length
+  const failedFiles = ran.filter((result) => !result.ok).map((result) => result.file)
   if (failedFiles.length > 0) console.log(`# failed: ${failedFiles.join(', ')}`)
   const cpu = reportCpu ? `, ${all.reduce((sum, result) => sum + (result.cpuSeconds ?? 0), 0).toFixed(0)} s CPU` : ''
   console.log(`# ${all.length} files in ${((performance.now() - startedAt) / 1000).toFixed(1)} s${cpu}`)

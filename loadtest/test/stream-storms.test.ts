@@ -1,3 +1,4 @@
+// test weight: heavy (a load client and a service process, both busy): the runner counts this file a whole core (test/runner/schedule.ts)
 // The stream load over Server-Sent Events and with resume storms, run as a user runs it (the package bin)
 // against a service started separately: the connections close mid-run and reopen at once, resuming after
 // their cursor (Last-Event-ID on the event stream, ?from= on the WebSocket) or, without --resume, for a snapshot.

@@ -1,3 +1,4 @@
+// test weight: heavy (one node process after another for every command): the runner counts this file a whole core (test/runner/schedule.ts)
 // Every command a user or a load tester runs behaves like a command: `--help` prints its usage on stdout and
 // exits 0; an unknown option gets the usage and one line naming it on stderr, exit 2, and no stack trace.
 // The commands are read from package.json (every script and bin), so a new one cannot escape this test.

@@ -1,3 +1,4 @@
+// test weight: heavy (the type checker is CPU-bound): the runner counts this file a whole core (test/runner/schedule.ts)
 // The whole tree type-checks (`tsc --noEmit -p .`, TypeScript 7: scripts/type-checker.ts). It runs as one of the suite's files, so that tap runs it
 // beside the others instead of every file waiting for it to finish first.
 //

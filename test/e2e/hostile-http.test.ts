@@ -1,3 +1,4 @@
+// test weight: heavy (10,000 requests against a service process): the runner counts this file a whole core (test/runner/schedule.ts)
 // The HTTP harness: at least 10,000 generated hostile requests (fast-check, seeded) over every route and
 // method, sent as raw bytes to the real process. Properties: the process stays up; every answer of ours carries
 // x-request-id; no 5xx except the ones the OpenAPI document gives that route; every status is one the

@@ -1,12 +1,12 @@
 // Holds the development chain one test run shares: started by lifecycle.ts with the test run's pid, it starts
-// the chain, completes the record with its deployment and runs until SIGTERM (lifecycle.ts) or until that test run
+// the chain, completes the record with its deployment, says so on its stdout and runs until SIGTERM (lifecycle.ts) or until that test run
 // process is gone (a run that was interrupted), then stops anvil and alto and, once they are gone, removes the
 // record. Its log (stderr) is .tap/shared-devnet/devnet.log.
 import { once } from 'node:events'
 import { pino } from 'pino'
 import { startDevnet, toDeployment } from '../../deploy/devnet/devnet.ts'
 import { isRunning } from '../support/is-running.ts'
-import { removeSharedDevnetRecord, writeSharedDevnetRecord } from './record.ts'
+import { READY_LINE, removeSharedDevnetRecord, writeSharedDevnetRecord } from './record.ts'
 
 const RUNNER_CHECK_INTERVAL_MS = 1000
 
@@ -21,6 +21,8 @@ const devnet = await startDevnet({ paymaster: true, logger })
 await beforeWroteItsRecord
 await writeSharedDevnetRecord({ runnerPid, daemonPid: process.pid, deployment: toDeployment(devnet) })
 logger.info('shared devnet ready')
+// the runner waits for this line (lifecycle.ts); nothing else is written to stdout
+process.stdout.write(`${READY_LINE}\n`)
 
 let stopping: Promise<void> | undefined
 const stop = (why: string) => {

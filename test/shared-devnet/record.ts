@@ -10,6 +10,8 @@ export const SHARED_DEVNET_FOLDER = fileURLToPath(new URL('../../.tap/shared-dev
 const RECORD_FILE = `${SHARED_DEVNET_FOLDER}record.json`
 /** what the daemon logs: anvil's and alto's failures are there */
 export const SHARED_DEVNET_LOG = `${SHARED_DEVNET_FOLDER}devnet.log`
+/** what the daemon writes on its stdout once the chain is up and its record complete */
+export const READY_LINE = 'shared devnet ready'
 
 export interface SharedDevnetRecord {
   /** the test run (test/run.ts) whose files the chain serves: its test files are its children */

@@ -16,8 +16,6 @@ import { chainById, type Devnet, startDevnet, toDeployment } from '../../deploy/
 import { deployVenueContracts } from '../../deploy/devnet/venue-contracts.ts'
 import type { DelegationDomain, DevnetAccount, DevnetChain, DevnetDeployment } from '../../services/venue-contracts/deployment-record.ts'
 import { SHARED_DEVNET_LOG, readSharedDevnetRecord } from '../shared-devnet/record.ts'
-import { isRunning } from './is-running.ts'
-import { waitFor } from './wait.ts'
 
 export interface FileDevnetOptions {
   /** the chains the file uses (its deployment record lists only these); 42161 and 421614 by default */
@@ -37,9 +35,6 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const ACCOUNT_ETH = parseEther('10000')
 const RELAYER_SMART_ACCOUNT_ETH = parseEther('100')
 const DEMO_PARTNER_USDC = parseUnits('1000000', 6)
-// Two chains start in about 2.5 s on an idle machine and 6-9 s while other work keeps both cores busy; a deadline
-// only costs time when something is broken.
-const SHARED_START_DEADLINE_MS = 120_000
 
 /** The development chain for the test file at `fileUrl` (its `import.meta.url`). */
 export async function devnetForFile(fileUrl: string, options: FileDevnetOptions = {}): Promise<FileDevnet> {
@@ -56,21 +51,14 @@ export async function devnetForFile(fileUrl: string, options: FileDevnetOptions 
 }
 
 /**
- * The run's shared chain once it is up, or undefined when this file runs without one. The record is this run's
- * only when the run that started it (test/run.ts) is this file's parent process.
+ * The run's shared chain, or undefined when this file runs without one. The record is this run's only when the run
+ * that started it (test/run.ts) is this file's parent process, which starts such a file only once the chain is up.
  */
 async function sharedDeployment(): Promise<DevnetDeployment | undefined> {
   const record = await readSharedDevnetRecord()
   if (record?.runnerPid !== process.ppid) return undefined
-  return waitFor(
-    async () => {
-      const current = await readSharedDevnetRecord()
-      if (!current?.deployment && !isRunning(record.daemonPid))
-        throw new Error(`the shared development chain did not start (its log: ${SHARED_DEVNET_LOG})`)
-      return current?.deployment
-    },
-    { timeoutMs: SHARED_START_DEADLINE_MS, intervalMs: 100, what: `the shared development chain (its log: ${SHARED_DEVNET_LOG})` },
-  )
+  if (!record.deployment) throw new Error(`the shared development chain is not up (its log: ${SHARED_DEVNET_LOG})`)
+  return record.deployment
 }
 
 async function fileAccountsOn(
