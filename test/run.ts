@@ -57,7 +57,9 @@ const command = parseCommandLine({
       value: 'N',
       description: "the cores' worth of test files run at once (a heavy file counts 1, another 1/2); the machine's cores by default",
     },
-    timeout: { type: 'string', default: '240', value: 'S', description: "each file's deadline in seconds" },
+    // a hang detector: the longest file, the embedded start on two Node lines, took up to 245 s on an overloaded
+    // two-core machine and 113 s on an idle one
+    timeout: { type: 'string', default: '750', value: 'S', description: "each file's deadline in seconds" },
     cpu: { type: 'boolean', default: false, description: 'also report the CPU seconds each file used, its child processes included' },
   },
 })
