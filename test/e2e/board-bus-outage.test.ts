@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto'
 import { artifactPath, launchChromium } from '../support/browser.ts'
 import { freePort, startNats } from '../support/servers.ts'
 import { startServiceProcess, UNUSED_INDEXED_SOURCE } from '../support/service-process.ts'
+import { EVENT_DEADLINE_MS, START_DEADLINE_MS } from '../support/wait.ts'
 
 /**
  * Hang detectors. The board checks the status every 5 s and the edge says degraded within a fraction of a
@@ -38,8 +39,9 @@ t.test('NATS stopped: the board shows the outage while its stream stays connecte
   const page = await browser.newPage({ viewport: { width: 1400, height: 1200 } })
   t.teardown(() => page.close())
   await page.goto(`${base}/`)
-  await page.locator('#connection[data-state=live]').waitFor({ timeout: 10_000 })
-  await page.locator('#feed[data-state=ok]').waitFor({ timeout: 10_000 })
+  // the page's first render and connection: a start (START_DEADLINE_MS), as in browser-pages.test.ts
+  await page.locator('#connection[data-state=live]').waitFor({ timeout: START_DEADLINE_MS })
+  await page.locator('#feed[data-state=ok]').waitFor({ timeout: EVENT_DEADLINE_MS })
   t.equal(await page.locator('#outage').isHidden(), true, 'no banner while the feed is ok')
 
   await nats.stop()
@@ -73,7 +75,7 @@ t.test('NATS stopped: the board shows the outage while its stream stays connecte
   await page.waitForFunction(
     (seen) => Number(document.querySelector('tr[data-pair="BTC-USD"]')?.getAttribute('data-updates')) > seen,
     updates,
-    { timeout: 5000 },
+    { timeout: EVENT_DEADLINE_MS },
   )
   await page.screenshot({ path: artifactPath('board-bus-back.png') })
 })

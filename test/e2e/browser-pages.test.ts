@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core'
 import { artifactPath, launchChromium } from '../support/browser.ts'
 import { freePort } from '../support/servers.ts'
 import { serviceProcessStarter, UNUSED_INDEXED_SOURCE } from '../support/service-process.ts'
-import { EVENT_DEADLINE_MS } from '../support/wait.ts'
+import { EVENT_DEADLINE_MS, START_DEADLINE_MS } from '../support/wait.ts'
 
 const browser = await launchChromium()
 t.teardown(() => browser.close())
@@ -39,12 +39,13 @@ const requestsOf = (page: Page) => {
 
 const updatesOf = (page: Page, pair: string) => page.locator(`tr[data-pair="${pair}"]`).getAttribute('data-updates').then(Number)
 
-t.test('the board shows all 83 pairs, updates within a second, and recovers after the edge restarts', async (t) => {
+t.test('the board shows all 83 pairs, updates, and recovers after the edge restarts', async (t) => {
   const page = await browser.newPage({ viewport: { width: 1400, height: 2400 } })
   t.teardown(() => page.close())
   const requests = requestsOf(page)
   await page.goto(`${base}/`)
-  await page.locator('#connection[data-state=live]').waitFor({ timeout: 10_000 })
+  // a page's first render and connection is a start: 10 s ran out once in CI on a loaded 2-core machine
+  await page.locator('#connection[data-state=live]').waitFor({ timeout: START_DEADLINE_MS })
   t.equal(await page.locator('tr[data-pair]').count(), 83, '83 pairs')
   t.equal(
     await page
@@ -105,7 +106,8 @@ t.test('the docs page renders every operation of the OpenAPI document; the event
     Object.values(item as Record<string, { summary: string }>).map((operation) => operation.summary),
   )
   t.equal(summaries.length, 24)
-  await page.getByText(summaries[0]!).first().waitFor({ timeout: 20_000 })
+  // a start too: the reference's 3.5 MB script took over 20 s once in CI on a loaded 2-core machine
+  await page.getByText(summaries[0]!).first().waitFor({ timeout: START_DEADLINE_MS })
   const text = (await page.locator('body').textContent()) ?? ''
   for (const summary of summaries) t.ok(text.includes(summary), `the reference shows "${summary}"`)
   await page.screenshot({ path: artifactPath('docs.png') })
