@@ -207,7 +207,7 @@ defineFault('nats-partition', 'partition a NATS node', async (notes) => {
   const cutAt = Date.now()
   try {
     // ping detection (about 6 s), one dial of the lost node (4 s), then another node. A hang detector: the
-    // slowest seen took 8.8 s (full schedule, load average 13-29); 45 s is 5 times that
+    // slowest seen took 9.2 s (the ci schedule beside the suite, 2026-12-02); 45 s is 4.9 times that
     await until(async () => await natsNodeOfEdges(node), 45_000, 'the edges on the other NATS nodes')
     notes.edgesMovedAfterMs = Date.now() - cutAt
     await holdUnderLoad(5_000)
@@ -305,7 +305,8 @@ defineFault(
     services.get('relay2')!.child.kill('SIGCONT')
     const killedAt = Date.now()
     // held until the promotion: the dead primary's kernel would otherwise still deliver what it had sent. A hang
-    // detector: the slowest promotion seen took 4.6 s; 60 s is 13 times that
+    // detector: the slowest promotion seen took 5.6 s (the ci schedule beside the suite, 2026-12-02); 60 s is
+    // 10 times that
     const promoted = await until(
       async () => ((await sentinelPrimary()) === address[replicaHost] ? replicaHost : undefined),
       60_000,
@@ -351,13 +352,15 @@ defineFault('edge-kill', 'kill the edge holding the most stream connections', as
   notes.connectionsHeld = held
   services.get(edge)!.child.kill('SIGKILL')
   const killedAt = Date.now()
+  // a hang detector: the slowest seen took 4.2 s (the ci schedule beside the suite, 2026-12-02); 30 s is 7 times that
   await until(
     async () => (await lbServers()).some((server) => server.name === edge && server.status.startsWith('DOWN')),
     30_000,
     'HAProxy marking it down',
   )
   notes.markedDownAfterMs = Date.now() - killedAt
-  // a hang detector: the slowest seen took 2.4 s (full schedule, load average 13-29); 60 s is 25 times that
+  // a hang detector: the slowest seen took 16.3 s (the ci schedule beside the suite, 2026-12-02); 60 s is 3.7
+  // times that
   const back = await until(async () => streams.openCount() === STREAM_CLIENTS, 60_000, 'every stream client back').then(
     () => true,
     () => false,
