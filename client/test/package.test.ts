@@ -11,7 +11,7 @@ import type { z } from 'zod'
 import type * as schemas from '../../schemas/stream.ts'
 import type { PriceRow as RowSchema } from '../../schemas/price.ts'
 import { compileTypeScript, startServiceForApp, writeTypeScriptApp } from '../../test/support/typescript-app.ts'
-import { waitFor } from '../../test/support/wait.ts'
+import { EVENT_DEADLINE_MS, START_DEADLINE_MS, waitFor } from '../../test/support/wait.ts'
 import type * as frames from '../src/stream-frames.ts'
 
 // the client's own frame types are the service's schemas, field for field (a compile-time check)
@@ -76,9 +76,12 @@ t.test('the client builds to JS and .d.ts; an app resolves it by name, type-chec
   const service = await startServiceForApp()
   t.teardown(() => service.stop())
   const { baseUrl } = service
-  await waitFor(async () => (await fetch(`${baseUrl}/v1/prices`)).status === 200, { timeoutMs: 10_000, what: "the feed's first tick" })
+  await waitFor(async () => (await fetch(`${baseUrl}/v1/prices`)).status === 200, {
+    timeoutMs: EVENT_DEADLINE_MS,
+    what: "the feed's first tick",
+  })
 
-  const { stdout } = await run(process.execPath, [join(app, 'out', 'app.js'), baseUrl], { timeout: 20_000 })
+  const { stdout } = await run(process.execPath, [join(app, 'out', 'app.js'), baseUrl], { timeout: START_DEADLINE_MS })
   const { tick, ...rest } = JSON.parse(stdout) as { tick: [string, string] }
   t.same(rest, {
     btc: 'BTC-USD',

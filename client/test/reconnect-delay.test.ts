@@ -1,7 +1,7 @@
 import t from 'tap'
 import { seededRandom } from '../../kit/seeded-random.ts'
 import { startTestEdge } from '../../test/support/edge-harness.ts'
-import { withDeadline } from '../../test/support/wait.ts'
+import { EVENT_DEADLINE_MS, withDeadline } from '../../test/support/wait.ts'
 import { nodeSocket } from '../src/node.ts'
 import { PriceStreamClient } from '../src/price-stream-client.ts'
 import { reconnectDelayMs } from '../src/reconnect-delay.ts'
@@ -49,12 +49,12 @@ t.test('the client waits out a 503 of the admission rate as the seeded backoff s
   t.teardown(edge.stop)
   const first = new PriceStreamClient({ openSocket: nodeSocket(), baseUrl: edge.baseUrl }).start()
   t.teardown(() => first.close())
-  await withDeadline(new Promise((resolve) => first.once('snapshot', resolve)), 5_000, 'the first snapshot')
+  await withDeadline(new Promise((resolve) => first.once('snapshot', resolve)), EVENT_DEADLINE_MS, 'the first snapshot')
 
   const second = new PriceStreamClient({ openSocket: nodeSocket(), baseUrl: edge.baseUrl, random: seededRandom(11) })
   const disconnected = new Promise<{ retryInMs: number | undefined }>((resolve) => second.once('disconnected', resolve))
   second.start()
-  const { retryInMs } = await withDeadline(disconnected, 5_000, 'the refusal')
+  const { retryInMs } = await withDeadline(disconnected, EVENT_DEADLINE_MS, 'the refusal')
   await second.close()
   // one client refused at 1 upgrade/s: the server's Retry-After is 1 or 2 seconds
   const expected = [1, 2].map((seconds) =>

@@ -20,7 +20,11 @@ export interface AltoBundler {
   stop(): Promise<void>
 }
 
-const READY_TIMEOUT_MS = 60_000
+/**
+ * A hang detector, as anvil's (anvil.ts): 60 s ran out once for an anvil under CI load on a 2-core machine, and
+ * alto starts under the same load with more to do (a Node process, about 4 CPU-seconds to start). 180 s.
+ */
+const READY_TIMEOUT_MS = 180_000
 const loopbackPreload = new URL('./alto-loopback.mjs', import.meta.url).href
 /**
  * A young generation of 1 MB instead of V8's default (up to 16 MB per semi-space): each development

@@ -9,7 +9,12 @@ export interface AnvilNode {
   stop(): Promise<void>
 }
 
-const READY_TIMEOUT_MS = 60_000
+/**
+ * A hang detector: 60 s ran out once under CI load on a 2-core machine (the shared development chain, "anvil
+ * 421614 did not become ready within 60000 ms"; how long it would have taken is not known), against well under a
+ * second on a quiet one. 180 s is 3 times that 60 s.
+ */
+const READY_TIMEOUT_MS = 180_000
 
 /** Starts an automining anvil for `chainId` on a free port of 127.0.0.1 (the port is chosen by anvil). */
 export async function startAnvil(chainId: number, logger?: Logger): Promise<AnvilNode> {

@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core'
 import { artifactPath, launchChromium } from '../support/browser.ts'
 import { freePort } from '../support/servers.ts'
 import { serviceProcessStarter, UNUSED_INDEXED_SOURCE } from '../support/service-process.ts'
+import { EVENT_DEADLINE_MS, START_DEADLINE_MS } from '../support/wait.ts'
 
 const browser = await launchChromium()
 t.teardown(() => browser.close())
@@ -38,12 +39,13 @@ const requestsOf = (page: Page) => {
 
 const updatesOf = (page: Page, pair: string) => page.locator(`tr[data-pair="${pair}"]`).getAttribute('data-updates').then(Number)
 
-t.test('the board shows all 83 pairs, updates within a second, and recovers after the edge restarts', async (t) => {
+t.test('the board shows all 83 pairs, updates, and recovers after the edge restarts', async (t) => {
   const page = await browser.newPage({ viewport: { width: 1400, height: 2400 } })
   t.teardown(() => page.close())
   const requests = requestsOf(page)
   await page.goto(`${base}/`)
-  await page.locator('#connection[data-state=live]').waitFor({ timeout: 10_000 })
+  // a page's first render and connection is a start: 10 s ran out once in CI on a loaded 2-core machine
+  await page.locator('#connection[data-state=live]').waitFor({ timeout: START_DEADLINE_MS })
   t.equal(await page.locator('tr[data-pair]').count(), 83, '83 pairs')
   t.equal(
     await page
@@ -54,35 +56,36 @@ t.test('the board shows all 83 pairs, updates within a second, and recovers afte
     'BTC mid shown',
   )
 
-  // the simulator ticks open pairs many times a second: BTC's row must change within one (three tries,
-  // so that one stall of a loaded machine is not taken for a board that stopped)
-  const updatedWithinASecond = async () => {
-    const before = await updatesOf(page, 'BTC-USD')
-    return page
-      .waitForFunction((seen) => Number(document.querySelector('tr[data-pair="BTC-USD"]')?.getAttribute('data-updates')) > seen, before, {
-        timeout: 1000,
-      })
-      .then(
-        () => true,
-        () => false,
-      )
-  }
-  t.ok((await updatedWithinASecond()) || (await updatedWithinASecond()) || (await updatedWithinASecond()), 'an update within a second')
+  // the simulator ticks open pairs many times a second, so BTC's row changes; how soon is a figure, and the wait
+  // a hang detector (EVENT_DEADLINE_MS)
+  const before = await updatesOf(page, 'BTC-USD')
+  const waitedFrom = performance.now()
+  const updated = await page
+    .waitForFunction((seen) => Number(document.querySelector('tr[data-pair="BTC-USD"]')?.getAttribute('data-updates')) > seen, before, {
+      timeout: EVENT_DEADLINE_MS,
+    })
+    .then(
+      () => true,
+      () => false,
+    )
+  const updatedAfterMs = Math.round(performance.now() - waitedFrom)
+  t.ok(updated, "BTC's row updates")
+  t.comment(`BTC's row updated ${updatedAfterMs} ms after it was read`)
   await page.screenshot({ path: artifactPath('board.png') })
 
   await service.stop()
-  await page.locator('#connection[data-state=reconnecting]').waitFor({ timeout: 10_000 })
+  await page.locator('#connection[data-state=reconnecting]').waitFor({ timeout: EVENT_DEADLINE_MS })
   t.match(await page.locator('#events').textContent(), /disconnected with 1001/, 'the close is shown as it happens')
   await page.screenshot({ path: artifactPath('board-disconnected.png') })
   service = await start()
-  await page.locator('#connection[data-state=live]').waitFor({ timeout: 15_000 })
+  await page.locator('#connection[data-state=live]').waitFor({ timeout: EVENT_DEADLINE_MS })
   t.equal(await page.locator('#reconnects').textContent(), '1', 'one reconnect counted')
   const afterRestart = await updatesOf(page, 'BTC-USD')
   await page.waitForFunction(
     (seen) => Number(document.querySelector('tr[data-pair="BTC-USD"]')?.getAttribute('data-updates')) > seen,
     afterRestart,
     {
-      timeout: 5000,
+      timeout: EVENT_DEADLINE_MS,
     },
   )
   await page.screenshot({ path: artifactPath('board-reconnected.png') })
@@ -103,7 +106,8 @@ t.test('the docs page renders every operation of the OpenAPI document; the event
     Object.values(item as Record<string, { summary: string }>).map((operation) => operation.summary),
   )
   t.equal(summaries.length, 24)
-  await page.getByText(summaries[0]!).first().waitFor({ timeout: 20_000 })
+  // a start too: the reference's 3.5 MB script took over 20 s once in CI on a loaded 2-core machine
+  await page.getByText(summaries[0]!).first().waitFor({ timeout: START_DEADLINE_MS })
   const text = (await page.locator('body').textContent()) ?? ''
   for (const summary of summaries) t.ok(text.includes(summary), `the reference shows "${summary}"`)
   await page.screenshot({ path: artifactPath('docs.png') })

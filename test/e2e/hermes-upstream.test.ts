@@ -92,7 +92,6 @@ t.test('with the key from a file: prices flow; an unknown feed is named on /read
   t.match(metrics, /^venue_hermes_unknown_feed_ids 1$/m)
   t.match(metrics, /^venue_hermes_auth_refused 0$/m)
   await waitFor(async () => /^venue_hermes_repeats_suppressed_total [1-9]\d*$/m.test(await (await fetch(`${ops}/metrics`)).text()), {
-    timeoutMs: 5_000,
     what: 'repeated slots counted, not published',
   })
 })

@@ -7,6 +7,7 @@ import t from 'tap'
 import { startHistoryStandin } from '../../standins/history/index.ts'
 import { artifactPath, launchChromium } from '../support/browser.ts'
 import { startServiceProcess, UNUSED_INDEXED_SOURCE } from '../support/service-process.ts'
+import { EVENT_DEADLINE_MS, START_DEADLINE_MS } from '../support/wait.ts'
 
 const browser = await launchChromium()
 t.teardown(() => browser.close())
@@ -31,7 +32,8 @@ t.test('a pair on the board opens its chart: a month of hourly candles, then min
   await page.locator('tr[data-pair="BTC-USD"] a').click()
   await page.waitForURL(`${base}/pair?symbol=BTC-USD`)
   const chart = page.locator('#chart[data-resolution="60"]')
-  await chart.waitFor({ timeout: 20_000 })
+  // the page's first render with a month of history: a start (START_DEADLINE_MS), as in browser-pages.test.ts
+  await chart.waitFor({ timeout: START_DEADLINE_MS })
   const hours = Number(await chart.getAttribute('data-bars'))
   t.ok(hours >= 720, `${hours} hourly candles`)
   const span = Number(await chart.getAttribute('data-last')) - Number(await chart.getAttribute('data-first'))
@@ -50,7 +52,7 @@ t.test('a pair on the board opens its chart: a month of hourly candles, then min
 
   await page.selectOption('#resolution', '1')
   const minutes = page.locator('#chart[data-resolution="1"]')
-  await minutes.waitFor({ timeout: 20_000 })
+  await minutes.waitFor({ timeout: EVENT_DEADLINE_MS })
   t.ok(Number(await minutes.getAttribute('data-bars')) >= 170, 'three hours of minutes')
   t.same(
     requests.filter((url) => !url.startsWith(base) && !url.startsWith(base.replace('http', 'ws'))),

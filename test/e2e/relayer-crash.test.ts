@@ -38,7 +38,7 @@ t.teardown(async () => {
   await devnet.stop()
 })
 
-t.test('a relayer killed after sending: another takes the job up within 15 s and exactly one operation lands', async (t) => {
+t.test('a relayer killed after sending: another takes the job up and exactly one operation lands', async (t) => {
   const deploymentFile = join(t.testdir(), 'deployment.json')
   await writeDeployment(devnet, deploymentFile)
   const namespace = `crash${randomUUID().slice(0, 8)}`

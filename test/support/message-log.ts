@@ -1,4 +1,4 @@
-import { withDeadline } from './wait.ts'
+import { EVENT_DEADLINE_MS, withDeadline } from './wait.ts'
 
 /** Everything a test client has received, in order, with waits on what is still to come. */
 export class MessageLog<T> {
@@ -29,7 +29,7 @@ export class MessageLog<T> {
   }
 
   /** Resolves once `condition` holds, checked on every new item or notification. */
-  until<R>(condition: () => R | undefined, what: string, timeoutMs = 5_000): Promise<R> {
+  until<R>(condition: () => R | undefined, what: string, timeoutMs = EVENT_DEADLINE_MS): Promise<R> {
     return withDeadline(
       new Promise<R>((resolve) => {
         const check = () => {

@@ -4,7 +4,7 @@ import type { PriceBus } from '../../bus/price-bus.ts'
 import { MessageLog } from './message-log.ts'
 import { priceRow, rowBytes } from './price-rows.ts'
 import { untilOpen } from './stream-clients.ts'
-import { withDeadline } from './wait.ts'
+import { EVENT_DEADLINE_MS, withDeadline } from './wait.ts'
 
 /** A frame as received (its text, byte for byte) and parsed. */
 export interface RawFrame {
@@ -33,7 +33,7 @@ export async function openRawFrames(url: string, options: WebSocket.ClientOption
     frames,
     async close() {
       socket.close()
-      await withDeadline(closed, 5_000, 'the stream to close')
+      await withDeadline(closed, EVENT_DEADLINE_MS, 'the stream to close')
     },
   }
 }
@@ -66,7 +66,7 @@ export function ticksAfterCursor(frames: readonly RawFrame[], cursor: string): s
 }
 
 /** Waits until `client` has `count` tick frames after index `from`. */
-export const untilTicks = (frames: MessageLog<RawFrame>, count: number, from = 0, timeoutMs = 10_000) =>
+export const untilTicks = (frames: MessageLog<RawFrame>, count: number, from = 0, timeoutMs = EVENT_DEADLINE_MS) =>
   frames.until(
     () => (frames.items.slice(from).filter((frame) => frame.json.type === 'tick').length >= count ? true : undefined),
     `${count} ticks`,
@@ -93,7 +93,7 @@ export async function openEventStream(url: string, headers: Record<string, strin
   const controller = new AbortController()
   const response = await withDeadline(
     fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal }),
-    5_000,
+    EVENT_DEADLINE_MS,
     'the event stream to answer',
   )
   const events = new MessageLog<ReceivedEvent>()

@@ -110,8 +110,8 @@ export async function startMarketDataService(
   })
   t.teardown(() => service.stop())
   const base = `http://127.0.0.1:${port}`
-  await service.waitForLog('edge listening', 90_000)
-  await waitFor(async () => (await fetch(`${base}/v1/prices`)).status === 200, { timeoutMs: 60_000, what: 'the first snapshot' })
+  await service.waitForLog('edge listening', START_DEADLINE_MS)
+  await waitFor(async () => (await fetch(`${base}/v1/prices`)).status === 200, { timeoutMs: START_DEADLINE_MS, what: 'the first snapshot' })
   return { service, port, base }
 }
 

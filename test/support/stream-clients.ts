@@ -2,7 +2,7 @@ import WebSocket from 'ws'
 import type { TestEdge } from './edge-harness.ts'
 import { MessageLog } from './message-log.ts'
 import { metricValue } from './metrics.ts'
-import { waitFor, withDeadline } from './wait.ts'
+import { EVENT_DEADLINE_MS, waitFor, withDeadline } from './wait.ts'
 
 /** A stream connection through the `ws` package that records every frame as parsed JSON. */
 export interface TestStreamClient {
@@ -24,14 +24,14 @@ export async function openStream(url: string, options: WebSocket.ClientOptions =
   return { socket, messages, send: (message) => socket.send(typeof message === 'string' ? message : JSON.stringify(message)), closed }
 }
 
-/** Resolves once the socket is open; rejects on its error, or after 5 s. */
+/** Resolves once the socket is open; rejects on its error, or after EVENT_DEADLINE_MS. */
 export const untilOpen = (socket: WebSocket): Promise<void> =>
   withDeadline(
     new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve())
       socket.once('error', reject)
     }),
-    5_000,
+    EVENT_DEADLINE_MS,
     'the stream to open',
   )
 
@@ -43,7 +43,7 @@ export const untilOpen = (socket: WebSocket): Promise<void> =>
 export async function publishUntilLagging(
   edge: TestEdge,
   publishBatch: () => void | Promise<void>,
-  { count = 1, timeoutMs = 20_000 }: { count?: number; timeoutMs?: number } = {},
+  { count = 1, timeoutMs = EVENT_DEADLINE_MS }: { count?: number; timeoutMs?: number } = {},
 ): Promise<void> {
   await waitFor(
     async () => {

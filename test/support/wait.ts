@@ -1,19 +1,27 @@
 // Waiting on events with a deadline: tests never sleep to synchronise.
 
-/**
- * How long a test waits for a process it started to say it is up. Generous on purpose: a deadline only
- * costs time when something is broken, and on a busy 2-core machine a cold start (module loading under
- * contention) can take many times its quiet figure.
- */
-export const START_DEADLINE_MS = 60_000
+// Every deadline in a test is a hang detector: it costs time only when something is broken, so it keeps at
+// least 3 times the slowest time seen, named beside it. How long a start or an event takes is a figure a test
+// may report (t.comment), not an assertion.
 
 /**
- * How long a test waits for an event by default: generous for the same reason (a NATS client's reconnect
- * alone takes 2 s and more on a busy machine); only a broken test spends it.
+ * How long a test waits for a process or server it started to say it is up. The slowest starts seen: the
+ * edge-workers test's two service processes past 30 s on a loaded 2-core machine (2026-11-24), against a first
+ * price after 1.1 s on a quiet one (bench/README.md); 120 s is 4 times 30 s.
  */
-export const EVENT_DEADLINE_MS = 15_000
+export const START_DEADLINE_MS = 120_000
 
-/** Resolves with the first truthy value of `probe`, polling every `intervalMs`; rejects at the deadline. */
+/**
+ * How long a test waits for an event by default. The slowest seen: a 3.5 MB answer read in more than 5 s in
+ * CI's first minute on a slower 2-core machine (load average 30 to 40, the HTTP harness; docs/testing.md), and a
+ * NATS client's reconnect takes 2 s and more on a busy machine; 20 s is 4 times 5 s.
+ */
+export const EVENT_DEADLINE_MS = 20_000
+
+/**
+ * Resolves with the first truthy value of `probe`, polling every `intervalMs`; rejects at the deadline, also
+ * when the value came only after it (so a wait that resolves kept its deadline).
+ */
 export async function waitFor<T>(
   probe: () => T | undefined | false | null | Promise<T | undefined | false | null>,
   options: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
@@ -21,8 +29,8 @@ export async function waitFor<T>(
   const deadline = Date.now() + (options.timeoutMs ?? EVENT_DEADLINE_MS)
   for (;;) {
     const value = await probe()
-    if (value) return value
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${options.what ?? 'condition'}`)
+    if (value) return value
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 10))
   }
 }

@@ -9,6 +9,7 @@ import { startTestEdge } from '../../../test/support/edge-harness.ts'
 import { rawUpgrade, type UpgradeResult } from '../../../test/support/raw-ws.ts'
 import { edgeConfig } from '../../edge/config.ts'
 import { budgetKeyer, canonicalIp } from '../budget-keys.ts'
+import { START_DEADLINE_MS } from '../../../test/support/wait.ts'
 
 const run = promisify(execFile)
 
@@ -167,7 +168,8 @@ t.test('on direct sockets from 80 real IPv6 peers of one /64', async (t) => {
       String(port),
       ...sources,
     ],
-    { timeout: 20_000 },
+    // a node process started and 80 requests: a start (START_DEADLINE_MS)
+    { timeout: START_DEADLINE_MS },
   )
   const answers = JSON.parse(stdout) as Array<Answer & { source: string }>
   t.same(

@@ -6,6 +6,7 @@ import { createRateLimits } from '../rate-limits.ts'
 import { jsonReply } from '../reply.ts'
 import { silentLogger } from '../../../test/support/silent-logger.ts'
 import { serveRoutes } from '../../../test/support/route-server.ts'
+import { EVENT_DEADLINE_MS } from '../../../test/support/wait.ts'
 
 const redisServer = await startRedis()
 t.teardown(() => redisServer.dispose())
@@ -69,7 +70,11 @@ t.test('a POST body is read whole while its budget is checked in Redis', async (
   )
   const port = server.port
   t.teardown(() => server.close())
-  const response = await fetch(`http://127.0.0.1:${port}/t/echo`, { method: 'POST', body: 'hello', signal: AbortSignal.timeout(5000) })
+  const response = await fetch(`http://127.0.0.1:${port}/t/echo`, {
+    method: 'POST',
+    body: 'hello',
+    signal: AbortSignal.timeout(EVENT_DEADLINE_MS),
+  })
   t.equal(response.status, 200)
   t.same(await response.json(), { echoed: 'hello' })
   t.equal(response.headers.get('x-ratelimit-remaining'), '9')

@@ -63,7 +63,9 @@ t.test(
       t.equal(response.status, 200)
       latencies.push(performance.now() - startedAt)
     }
-    t.ok(Math.max(...latencies) < 1000, `the slowest of 50 requests took ${Math.round(Math.max(...latencies))} ms`)
+    // a server held up by the slow peers would answer only after their idle cut (over 7.8 s); the slowest of 50
+    // seen took 102 ms (load average 13, this test alone), so 1 s is nearly 10 times that
+    t.ok(Math.max(...latencies) < 1000, `the slowest of 50 requests took under 1 s (${Math.round(Math.max(...latencies))} ms)`)
     for (const [what, cuts] of [
       ['half-open connection (timed from its opening)', await Promise.all(halfOpen)],
       ['connection quiet after an answer (timed from the answer)', await Promise.all(quiet)],

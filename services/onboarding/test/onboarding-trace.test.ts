@@ -46,7 +46,7 @@ t.test('intake, queue, relayer, bundler and receipt in one trace', async (t) => 
       const spans = new Map(exporter.getFinishedSpans().map((span) => [span.name, span]))
       return spans.has('onboarding intake') && spans.has('onboarding relay') ? spans : undefined
     },
-    { timeoutMs: 5000, what: 'the intake and relay spans' },
+    { what: 'the intake and relay spans' },
   )
   t.same([...byName.keys()].sort(), [
     'bundler estimate user operation',

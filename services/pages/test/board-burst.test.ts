@@ -13,6 +13,7 @@ import type { StatusRecord } from '../../../schemas/price.ts'
 import { launchChromium } from '../../../test/support/browser.ts'
 import { browserAsset } from '../browser-assets.ts'
 import { boardPage } from '../page-html.ts'
+import { EVENT_DEADLINE_MS, START_DEADLINE_MS } from '../../../test/support/wait.ts'
 
 const TICKS = 1000
 /** a board painting once per frame lays out once a frame, a few dozen times while the burst is read */
@@ -55,7 +56,8 @@ t.test(`${TICKS} ticks of one pair at once: each counted, the last shown, the ta
   const layouts = async () => (await devtools.send('Performance.getMetrics')).metrics.find((metric) => metric.name === 'LayoutCount')!.value
 
   await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
-  await page.locator('#connection[data-state=live]').waitFor({ timeout: 10_000 })
+  // the page's first render and connection: a start, as in test/e2e/browser-pages.test.ts
+  await page.locator('#connection[data-state=live]').waitFor({ timeout: START_DEADLINE_MS })
   t.equal(sockets.length, 1, 'one connection')
   const layoutsBefore = await layouts()
 
@@ -67,7 +69,7 @@ t.test(`${TICKS} ticks of one pair at once: each counted, the last shown, the ta
     (ticks) => document.querySelector('tr[data-pair="BTC-USD"]')?.getAttribute('data-updates') === String(ticks),
     TICKS,
     {
-      timeout: 20_000,
+      timeout: EVENT_DEADLINE_MS,
     },
   )
   const laidOut = (await layouts()) - layoutsBefore

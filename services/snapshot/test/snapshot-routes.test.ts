@@ -107,7 +107,7 @@ t.test('status: ok while one pair trades, degraded past the window; a quiet pair
       const status = await readJson(await fetch(`${edge.baseUrl}/v1/status`))
       return status.status === 'degraded' ? status : undefined
     },
-    { timeoutMs: 3000 },
+    { what: 'degraded after the window' },
   )
   t.equal(degraded.prices.stale, true)
   const statusResponse = await fetch(`${edge.baseUrl}/v1/status`)

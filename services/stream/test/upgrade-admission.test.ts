@@ -4,7 +4,7 @@ import { seededRandom } from '../../../kit/seeded-random.ts'
 import { startTestEdge } from '../../../test/support/edge-harness.ts'
 import { metricValue } from '../../../test/support/metrics.ts'
 import { rawUpgrade } from '../../../test/support/raw-ws.ts'
-import { waitFor, withDeadline } from '../../../test/support/wait.ts'
+import { EVENT_DEADLINE_MS, waitFor, withDeadline } from '../../../test/support/wait.ts'
 import { errorResponse } from '../../http/error-response.ts'
 import { UpgradeAdmission } from '../upgrade-admission.ts'
 
@@ -104,7 +104,7 @@ function wsUpgrade(url: string): Promise<{ status: number; headers: Record<strin
     })
     socket.once('error', reject)
   })
-  return withDeadline(answered, 5_000, 'the upgrade to be answered')
+  return withDeadline(answered, EVENT_DEADLINE_MS, 'the upgrade to be answered')
 }
 
 t.test('a 503 of the admission rate spends none of the per-IP upgrade budget, and says so in its headers', async (t) => {
