@@ -22,7 +22,7 @@ const DAEMON = fileURLToPath(new URL('./daemon.ts', import.meta.url))
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 // A hang detector: two chains start in about 2.5 s on an idle machine and 6-9 s while other work keeps both
 // cores busy (the slowest seen: anvil alone past 60 s, on a machine loaded 15-30 by an overloaded CI run).
-const READY_DEADLINE_MS = 180_000
+const READY_DEADLINE_MS = 240_000
 // the devnet's stop() sends SIGKILL to what has not exited 5 s after SIGTERM
 const STOP_DEADLINE_MS = 15_000
 
