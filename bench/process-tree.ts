@@ -1,6 +1,6 @@
 // The processes a command started, read from /proc on Linux: who they are and what memory each holds.
 import { readdirSync, readFileSync } from 'node:fs'
-import { processRssMb, procStatFields } from '../loadtest/cpu-meter.ts'
+import { CLOCK_TICK_MS, processRssMb, procStatFields } from '../loadtest/cpu-meter.ts'
 
 export interface ProcessInfo {
   pid: number
@@ -46,4 +46,10 @@ export function processTree(root: number): ProcessInfo[] {
     .sort((a, b) => a - b)
     .map(describe)
     .filter((info) => info !== undefined)
+}
+
+/** How long ago `pid` started, in ms (to the clock tick, 10 ms): its start time against the system's uptime. */
+export function processAgeMs(pid: number): number {
+  const uptimeMs = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]) * 1000
+  return uptimeMs - Number(procStatFields(pid)[19]) * CLOCK_TICK_MS
 }

@@ -12,7 +12,6 @@ export type ErrorCode =
   | 'no_ticks_yet'
   | 'upgrade_required'
   | 'at_capacity'
-  | 'starting'
   | 'upstream_unavailable'
   | 'upstream_timeout'
   | 'upstream_throttled'

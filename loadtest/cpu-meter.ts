@@ -2,7 +2,7 @@
 // share from /proc/stat, so every figure can be printed beside what the load client used.
 import { readFileSync } from 'node:fs'
 
-const CLOCK_TICK_MS = 10
+export const CLOCK_TICK_MS = 10
 
 /**
  * The fields of /proc/<pid>/stat after the command name (field 3, the state, first): the name in

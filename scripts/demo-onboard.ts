@@ -3,7 +3,8 @@
 // Defaults: http://localhost:$PORT and the deployment that `npm start` writes once its embedded chains are up. That
 // file outlives the run that wrote it, and `npm start` serves prices before its chains are up; so without a
 // deployment file the demo first asks the service whether its chains are up (`details.onboarding` of /readyz on the
-// ops port) and waits for them, with a deadline.
+// ops port) and waits for them, with a deadline. Without an answer there, the file may be an earlier run's: chains
+// it names that do not answer may be this run's, still starting, so the demo says it cannot tell.
 // The signing and posting is scripts/demo-partner.ts, loaded once there are chains to sign on.
 import { setTimeout as sleep } from 'node:timers/promises'
 import { errorLine, parseCommandLine, progressReporter } from '../kit/command-line.ts'
@@ -34,10 +35,16 @@ const opsUrl = command.values.ops ?? `http://localhost:${process.env.OPS_PORT ??
 command.url('--ops', opsUrl, ['http:', 'https:'])
 const waitMs = command.number('wait-seconds', { min: 0 }) * 1000
 
+const CHAINS_NOT_RUNNING = 'its chains are not running; start them with npm start or npm run devnet'
+const CANNOT_TELL =
+  `cannot tell whether the service's chains are still starting or not running: no ops listener answers at ${opsUrl}, ` +
+  "and the deployment file may be an earlier run's; set OPS_PORT to the service's, or give --ops URL"
+
 try {
-  if (deploymentFile === undefined) await serviceChainsUp()
+  const unasked = deploymentFile === undefined && (await serviceChainsUp()) === 'unreachable'
   const { onboardDemoPartner } = await import('./demo-partner.ts')
-  const answer = await onboardDemoPartner({ baseUrl, deploymentFile, chainId })
+  const noChains = unasked ? CANNOT_TELL : CHAINS_NOT_RUNNING
+  const answer = await onboardDemoPartner({ baseUrl, deploymentFile, chainId, noChains })
   console.log(`POST /v1/onboard → ${answer.status}`)
   console.log(JSON.stringify(answer.body, null, 2))
   process.exitCode = answer.ok ? 0 : 1
@@ -49,16 +56,18 @@ try {
 /**
  * Waits until the service reports its onboarding `ready` on /readyz: `npm start` writes the deployment file just
  * before. Says plainly why that will not happen: still starting at the deadline, or no onboarding to wait for.
+ * `unreachable` when nothing answers there.
  */
-async function serviceChainsUp(): Promise<void> {
+async function serviceChainsUp(): Promise<'ready' | 'unreachable'> {
   const progress = progressReporter()
   const deadline = performance.now() + waitMs
   for (;;) {
     const state = await onboardingState()
-    if (state === 'ready') return
-    if (state === 'unreachable') {
-      progress(`cannot ask ${opsUrl}/readyz whether the service's chains are up (set OPS_PORT or --ops); trying the deployment file`)
-      return
+    if (state === 'ready' || state === 'unreachable') {
+      if (state === 'unreachable') {
+        progress(`cannot ask ${opsUrl}/readyz whether the service's chains are up (set OPS_PORT or --ops); trying the deployment file`)
+      }
+      return state
     }
     if (state === 'unavailable') throw new Error("the service's onboarding is unavailable: its chains could not be set up (see its log)")
     if (state === 'none') {

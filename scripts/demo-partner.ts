@@ -17,17 +17,19 @@ const SIGNATURES_VALID_SECONDS = 30 * 60
 
 /**
  * Posts the demo partner's onboarding on `chainId` of the deployment in `deploymentFile` (the one `npm start`
- * writes by default) to the service at `baseUrl`; the answer's status and body. Throws errors of one line.
+ * writes by default) to the service at `baseUrl`; the answer's status and body. Throws errors of one line, ending
+ * with `noChains` when the file cannot be read or its chain does not answer.
  */
 export async function onboardDemoPartner(options: {
   baseUrl: string
   deploymentFile: string | undefined
   chainId: number
+  noChains: string
 }): Promise<{ status: number; ok: boolean; body: unknown }> {
-  const { baseUrl, chainId } = options
+  const { baseUrl, chainId, noChains } = options
   const file = options.deploymentFile ?? EMBEDDED_DEPLOYMENT_FILE
   const deployment = await readDeploymentFile(file).catch((error: unknown) => {
-    throw new Error(`${errorLine(error)}: start the chains with npm start or npm run devnet, or give a deployment file`)
+    throw new Error(`${errorLine(error)}: ${noChains}`)
   })
   const clients = createChainClients(chainConfigsFromDeployment(deployment))
   try {
@@ -35,8 +37,7 @@ export async function onboardDemoPartner(options: {
     if (!connection) throw new Error(`the deployment in ${file} has no chain ${chainId}`)
     await connection.publicClient.getChainId().catch((error: unknown) => {
       throw new Error(
-        `chain ${chainId} does not answer at ${connection.config.rpcUrl} (named in ${file}): its chains are not running; ` +
-          `start them with npm start or npm run devnet (${errorLine(error)})`,
+        `chain ${chainId} does not answer at ${connection.config.rpcUrl} (named in ${file}): ${noChains} (${errorLine(error)})`,
       )
     })
     const response = await postDemoOnboarding(baseUrl, deployment, connection)

@@ -44,11 +44,11 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
   const { bus, redis } = engines
 
   const stoppers: Array<() => Promise<void>> = []
-  // an edge is ready once it serves every route, not only the prices it serves first
-  let edgeRoutesComplete = false
+  // an edge is ready once it listens, with every route
+  let edgeListening = false
   const readiness = {
     ...roleReadiness(roles, { bus, redis }),
-    ...(roles.includes('edge') && { routes: () => edgeRoutesComplete }),
+    ...(roles.includes('edge') && { routes: () => edgeListening }),
   }
   // what prices do not need starts once the feed and the edge are up
   let pricesUp!: () => void
@@ -81,19 +81,9 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
       stoppers.push(startIngestorRole({ env, bus: bus!, logger: log, metrics, readinessDetails }).stop)
     }
     if (role === 'edge') {
-      const { startEdge } = await import('./edge/edge.ts')
-      edge = await startEdge({ env, bus: bus!, redis, logger: log, metrics, featuresFollow: true, readiness, readinessDetails })
-      port = edge.port
-      stoppers.push(edge.stop)
-    }
-  }
-  // prices are served (or this process serves none): the rest of the edge's routes, and onboarding's turn
-  await edge?.pricesComplete
-  pricesUp()
-  if (edge) {
-    const { startEdgeFeatures } = await import('./edge/edge-features.ts')
-    edge.addFeatures(
-      await startEdgeFeatures({
+      const [{ startEdge }, { startEdgeFeatures }] = await Promise.all([import('./edge/edge.ts'), import('./edge/edge-features.ts')])
+      // every route is added before the edge listens; what the routes wait for starts after the prices
+      const features = await startEdgeFeatures({
         env,
         bus: bus!,
         redis,
@@ -103,12 +93,18 @@ export async function runRoles(env: Env, logger?: Logger, options: RunRolesOptio
         startEmbeddedHistory: options.startEmbeddedHistory,
         logger: log,
         metrics,
-      }),
-    )
-    edgeRoutesComplete = true
-    if (config.EDGE_WORKERS > 1) {
-      stoppers.push(startEdgeWorkers({ count: config.EDGE_WORKERS - 1, port: edge.port, opsPort: config.OPS_PORT, env, logger: log }).stop)
+      })
+      edge = await startEdge({ env, bus: bus!, redis, logger: log, metrics, features, readiness, readinessDetails })
+      edgeListening = true
+      port = edge.port
+      stoppers.push(edge.stop)
     }
+  }
+  // prices are served (or this process serves none): onboarding's turn, and the stand-ins the routes wait for
+  await edge?.pricesComplete
+  pricesUp()
+  if (edge && config.EDGE_WORKERS > 1) {
+    stoppers.push(startEdgeWorkers({ count: config.EDGE_WORKERS - 1, port: edge.port, opsPort: config.OPS_PORT, env, logger: log }).stop)
   }
   await onboarding?.finish()
 

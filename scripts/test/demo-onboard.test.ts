@@ -49,6 +49,22 @@ t.test('onboarding unavailable, or none: no wait, one line naming why', async (t
   )
 })
 
+t.test('no ops listener answers: the default deployment file is no evidence, and the demo says it cannot tell', async (t) => {
+  const opsUrl = `http://127.0.0.1:${await freePort()}`
+  const run = await demo(['http://127.0.0.1:9', '--ops', opsUrl])
+  t.equal(run.code, 1)
+  t.equal(run.stdout, '')
+  t.match(run.stderr, `cannot ask ${opsUrl}/readyz whether the service's chains are up (set OPS_PORT or --ops); trying the deployment file`)
+  // the file is missing, or names chains that do not answer: either way the same verdict
+  t.match(
+    lastLine(run.stderr),
+    `: cannot tell whether the service's chains are still starting or not running: no ops listener answers at ${opsUrl}, ` +
+      "and the deployment file may be an earlier run's; set OPS_PORT to the service's, or give --ops URL",
+  )
+  t.notMatch(run.stderr, /not running; start them/)
+  t.notMatch(run.stderr, STACK_FRAME)
+})
+
 t.test('a deployment file given: no wait on the service; its chains not answering is said in one line', async (t) => {
   const ops = await opsListener(t, { onboarding: 'starting' })
   const rpcPort = await freePort()

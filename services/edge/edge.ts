@@ -27,8 +27,8 @@ export interface EdgeDeps {
   redis: Redis | undefined
   logger: Logger
   metrics: Metrics
-  /** addFeatures follows: until then a request no route matches gets 503 with Retry-After, not 404 */
-  featuresFollow?: boolean
+  /** the routes beyond prices, the status and the stream, added before the edge listens; stopped with it */
+  features?: EdgeFeatures
   /** what /readyz checks when OPS_ROUTES_ON_PUBLIC_PORT is set: the process's roles (see roleReadiness); the edge's alone by default */
   readiness?: ReadinessChecks
   /** what the process's other roles report on /readyz (OPS_ROUTES_ON_PUBLIC_PORT only) */
@@ -37,11 +37,6 @@ export interface EdgeDeps {
 
 export interface Edge {
   port: number
-  /**
-   * Adds portfolio, depth, market hours, candles, the documents, pages and onboarding to the prices, status
-   * and stream served from the start; until then their requests get 503 with Retry-After (see holdUnmatched).
-   */
-  addFeatures(features: EdgeFeatures): void
   /**
    * Resolves once every pair has a price (and the requests waiting for it have had a moment to be answered),
    * or PRICES_COMPLETE_WITHIN_MS after the edge listens if some never come (a feed without them): what prices
@@ -52,8 +47,8 @@ export interface Edge {
 }
 
 /**
- * The public surface: REST and the price stream on one uWebSockets.js app. It listens with prices, the
- * status and the stream, so that the first price does not wait for the rest (addFeatures).
+ * The public surface: REST and the price stream on one uWebSockets.js app. It listens with every route: a route
+ * whose dependency starts later (the indexed source, the chains) waits for it within its own deadline.
  */
 export async function startEdge(deps: EdgeDeps): Promise<Edge> {
   const config = edgeConfig(deps.env)
@@ -99,24 +94,17 @@ export async function startEdge(deps: EdgeDeps): Promise<Edge> {
     ...(config.OPS_ROUTES_ON_PUBLIC_PORT
       ? opsRoutes(deps.metrics, deps.readiness ?? roleReadiness(['edge'], deps), deps.readinessDetails)
       : []),
+    ...(deps.features?.routes(materializer) ?? []),
   ])
-  const releaseUnmatched = deps.featuresFollow ? server.holdUnmatched() : () => undefined
   const port = await server.listen(config.HOST, config.PORT)
-  log.info({ host: config.HOST, port }, 'edge serving prices')
-  let features: EdgeFeatures | undefined
+  log.info({ host: config.HOST, port, rateLimits: rateLimits.store }, 'edge listening')
   return {
     port,
     pricesComplete: everyPairPriced(materializer, PRICES_COMPLETE_WITHIN_MS).then(() => delay(FIRST_ANSWERS_MS)),
-    addFeatures(added) {
-      features = added
-      server.addRoutes(added.routes(materializer))
-      releaseUnmatched()
-      log.info({ host: config.HOST, port, rateLimits: rateLimits.store }, 'edge listening')
-    },
     async stop() {
       server.close()
       await stream.stop()
-      await features?.stop()
+      await deps.features?.stop()
       materializer.stop()
       log.info('edge stopped')
     },

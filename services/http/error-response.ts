@@ -21,8 +21,6 @@ const STATUS_OF: Record<ErrorCode, number> = {
   not_tradeable: 503,
   upgrade_required: 426,
   at_capacity: 503,
-  /** the process serves prices already; the route asked for is still being added */
-  starting: 503,
   config_invalid: 500,
 }
 

@@ -55,11 +55,6 @@ export interface HttpServer {
   addRoutes(routes: Route[]): void
   /** a WebSocket route: its upgrade passes the same pipeline as REST, then `admit` decides */
   addWebSocket<UserData>(route: UpgradeRoute<UserData>, behavior: Omit<WebSocketBehavior<UserData>, 'upgrade'>): void
-  /**
-   * Until the returned function is called, a request no route matches gets 503 (`starting`, Retry-After: 1)
-   * instead of 404: its route may be among those still being added.
-   */
-  holdUnmatched(): () => void
   listen(host: string, port: number): Promise<number>
   /** stops accepting new connections */
   close(): void
@@ -67,9 +62,6 @@ export interface HttpServer {
 
 const uws = loadNativeUws()
 const NO_SUCH_ROUTE = new ServiceError('not_found', 'no such route')
-const STARTING = new ServiceError('starting', 'the service is starting: this route is served within a few seconds', {
-  retryAfterSeconds: 1,
-})
 
 /**
  * The HTTP kit every route goes through: routing (404, 405, HEAD for every GET route, CORS preflights),
@@ -91,11 +83,10 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   let listenSocket: us_listen_socket | undefined
 
   const notFound = metricsOf('unknown')
-  let unmatchedHeld = false
   app.any('/*', (res, req) => {
     const headers = readHeaders(req, NOT_FOUND_HEADERS)
     const state = new RequestState(notFound, headers, 'framework', false, cors.answerHeaders(headers.origin, headers.host))
-    pipeline.fail(res, state, unmatchedHeld ? STARTING : NO_SUCH_ROUTE, true)
+    pipeline.fail(res, state, NO_SUCH_ROUTE, true)
   })
 
   return {
@@ -116,10 +107,6 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       const plan = { route, metrics, budget: pipeline.budgetsOff ? undefined : route.budget }
       const context = { pipeline, allowedOrigins, resolveClientIp: options.resolveClientIp }
       app.ws(route.path, { ...behavior, upgrade: (res, req, socketContext) => serveUpgrade(context, plan, res, req, socketContext) })
-    },
-    holdUnmatched() {
-      unmatchedHeld = true
-      return () => (unmatchedHeld = false)
     },
     listen(host, port) {
       return new Promise((resolve, reject) => {

@@ -10,11 +10,15 @@ import { createCoalescingCache } from '../indexer/coalescing-cache.ts'
 import type { IndexerUrls } from '../indexer/config.ts'
 import type { SubgraphDoorConfig } from './config.ts'
 import { MalformedRequest, readDoorRequest } from './door-request.ts'
-import { checkQueryCost, parseQuery, QueryRefused } from './query-cost.ts'
-import { forwardToSubgraph, readSubgraphSchema, UpstreamFailure } from './upstream.ts'
+import type * as QueryCost from './query-cost.ts'
+import type * as Upstream from './upstream.ts'
 
 /** how long a chain's schema is reused for costing queries before it is read again */
 const SCHEMA_TTL_MS = 10 * 60_000
+
+/** The parts that load graphql-js and its rules, on the door's first query: the edge's routes load without them. */
+let graphqlParts: Promise<[typeof QueryCost, typeof Upstream]> | undefined
+const loadGraphqlParts = () => (graphqlParts ??= Promise.all([import('./query-cost.ts'), import('./upstream.ts')]))
 
 /**
  * POST /v1/subgraph/gn (Arbitrum One, where the venue's own door is) and /v1/subgraph/{chainId}/gn:
@@ -43,6 +47,8 @@ export function subgraphDoorRoutes(deps: {
     if (context.body.length > config.maxBodyBytes) {
       return refuse('body_size', 413, graphqlErrorBody(`request body is larger than ${config.maxBodyBytes} bytes`))
     }
+    const [{ checkQueryCost, parseQuery, QueryRefused }, { forwardToSubgraph, readSubgraphSchema, UpstreamFailure }] =
+      await loadGraphqlParts()
     try {
       let forwarded = false
       // keyed by the exact bytes: a body answered within the cache's time is answered again without being read,

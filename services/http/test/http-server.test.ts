@@ -74,22 +74,6 @@ t.test('unknown route: 404 in the framework shape', async (t) => {
   t.same(await readJson(response), { error: 'Not Found', message: 'no such route' })
 })
 
-t.test('while routes are still being added: 503 starting with Retry-After, then the route or 404', async (t) => {
-  const release = server.holdUnmatched()
-  const held = await fetch(`${base}/t/added-later`)
-  t.equal(held.status, 503)
-  t.equal(held.headers.get('retry-after'), '1')
-  t.same(await readJson(held), {
-    error: 'Service Unavailable',
-    message: 'the service is starting: this route is served within a few seconds',
-  })
-  t.equal((await fetch(`${base}/t/plain`)).status, 200, 'routes already added answer meanwhile')
-  server.addRoutes([{ method: 'GET', path: '/t/added-later', handle: () => jsonReply(200, { added: true }) }])
-  release()
-  t.same(await readJson(await fetch(`${base}/t/added-later`)), { added: true })
-  t.equal((await fetch(`${base}/t/never-added`)).status, 404)
-})
-
 t.test('wrong method: 405 with Allow', async (t) => {
   const response = await fetch(`${base}/t/plain`, { method: 'POST', body: '{}' })
   t.equal(response.status, 405)
