@@ -40,6 +40,12 @@ const SKIPPED = new Set(['node_modules', 'dist', '.tap', '.git', 'out', 'cluster
  * service), or a declared CPU-bound workload (a comment naming the test weight, as in the type check's file).
  */
 const HEAVY_MARKS = ['startDevnet(', 'NPM_START_ENTRY', 'test weight: heavy']
+/**
+ * Files that write or read `npm start`'s deployment file at its fixed path in the tree (deploy/devnet/out/): the
+ * embedded starts, and the onboarding demo's test of a service it cannot ask, which must not find another file's
+ * chains answering there.
+ */
+const EMBEDDED_DEPLOYMENT_USERS = ['NPM_START_ENTRY', "'scripts/demo-onboard.ts'"]
 let finished = 0
 /** how long each file took last time, to start the longest first (in the checkout's gitignored .tap folder) */
 const DURATIONS_FILE = join(process.env.TEST_TREE_OF ?? ROOT, '.tap', 'test-durations.json')
@@ -127,7 +133,8 @@ function jobFor(file: string, source: string, shared: { devnet: Fixture; chromiu
     ...(source.includes('launchChromium(') ? [shared.chromium] : []),
   ]
   const heavy = fixtures.length > 0 || HEAVY_MARKS.some((mark) => source.includes(mark))
-  return { file, weight: heavy ? 1 : 0.5, fixtures }
+  const exclusive = EMBEDDED_DEPLOYMENT_USERS.some((mark) => source.includes(mark)) ? ['the embedded deployment file'] : []
+  return { file, weight: heavy ? 1 : 0.5, fixtures, exclusive }
 }
 
 function testFiles(path: string): string[] {

@@ -49,7 +49,12 @@ function harness(jobs: TestJob[], capacity: number) {
   return { running, started, weightsAtStart, notRun, done, whenStarted, end: (file: string) => running.get(file)!.resolve() }
 }
 
-const job = (file: string, weight: number, fixtures: TestJob['fixtures'] = []): TestJob => ({ file, weight, fixtures })
+const job = (file: string, weight: number, fixtures: TestJob['fixtures'] = [], exclusive: string[] = []): TestJob => ({
+  file,
+  weight,
+  fixtures,
+  exclusive,
+})
 
 t.test('the files running at once never weigh more than the capacity, and start in their order', async (t) => {
   const run = harness([job('a', 1), job('b', 1), job('c', 0.5), job('d', 0.5), job('e', 0.5)], 2)
@@ -138,4 +143,16 @@ t.test('a failed start is tried once more; a second failure leaves its files not
   await second.done
   t.same(second.notRun, ['needs it', 'needs it too'], 'not run')
   t.equal(broken.failure?.message, 'no such executable', "the fixture's failure, once, with its cause")
+})
+
+t.test('two files that use the same exclusive resource never run at once; the files after them go meanwhile', async (t) => {
+  const run = harness([job('writer', 1, [], ['the file']), job('reader', 0.5, [], ['the file']), job('other', 0.5)], 2)
+  await run.whenStarted(2)
+  t.same(run.started, ['writer', 'other'], 'the reader waits, the next file goes')
+  run.end('other')
+  run.end('writer')
+  await run.whenStarted(3)
+  t.same(run.started, ['writer', 'other', 'reader'])
+  run.end('reader')
+  await run.done
 })

@@ -3,7 +3,7 @@
 // otherwise (most files spend most of their time waiting on what they started); the files running at once never
 // weigh more than the cores, so a slow machine runs fewer at once instead of overloading its cores. Files start
 // in their order (none jumps a heavier file that does not fit yet), except that a file whose shared server is
-// still starting lets the next go first.
+// still starting, or whose exclusive resource another file holds, lets the next go first.
 import type { Fixture } from './shared-fixture.ts'
 
 export interface TestJob {
@@ -12,6 +12,8 @@ export interface TestJob {
   weight: number
   /** the shared servers it needs up before it starts */
   fixtures: Fixture[]
+  /** what no two running files may use at once (a file both write or read at a fixed path) */
+  exclusive: string[]
 }
 
 export interface Schedule<R> {
@@ -27,6 +29,7 @@ export interface Schedule<R> {
 export function runScheduled<R>(jobs: TestJob[], schedule: Schedule<R>): Promise<R[]> {
   const pending = [...jobs]
   const running = new Set<TestJob>()
+  const held = () => new Set([...running].flatMap((job) => job.exclusive))
   const results: R[] = []
   let used = 0
   return new Promise((resolveAll) => {
@@ -54,6 +57,7 @@ export function runScheduled<R>(jobs: TestJob[], schedule: Schedule<R>): Promise
           if (!blocked) for (const fixture of unready) fixture.start()
           continue
         }
+        if (job.exclusive.some((resource) => held().has(resource))) continue
         if (blocked || (used > 0 && used + job.weight > schedule.capacity)) {
           blocked = true
           continue
