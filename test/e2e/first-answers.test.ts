@@ -19,8 +19,6 @@ import { START_DEADLINE_MS, waitFor } from '../support/wait.ts'
  * (4.1 s seen on a two-core machine at load 15): three times that and more.
  */
 const ONBOARD_DEADLINE_MS = 15_000
-/** Every request is sent this close to the first /v1/status answer (with the status request, as the edge listens). */
-const SENT_WITHIN_MS = 100
 
 // built before the start: building it takes the test's process hundreds of ms
 const documented = Object.entries(buildOpenApiDocument().paths ?? {}).flatMap(([path, operations]) =>
@@ -136,8 +134,9 @@ t.test('the first /v1/status answer says ok with every pair', async (t) => {
 t.test('every route answers as it will later: no 503 while the start goes on', async (t) => {
   t.same(Object.keys(EXPECTED).sort(), [...documented, 'GET /', 'GET /docs'].sort(), 'the table names every route of the document')
   for (const { route, sentAfterMs, status, body } of answers) {
-    const fromStatusMs = Math.abs(statusAnsweredAfterMs - sentAfterMs)
-    t.ok(fromStatusMs < SENT_WITHIN_MS, `${route} was sent ${fromStatusMs.toFixed(0)} ms from the first status answer`)
+    // sent with the status request, so no later than its answer however long a loaded machine took to give it:
+    // a route that answers as it will later then does so from the first status answer on
+    t.ok(sentAfterMs <= statusAnsweredAfterMs, `${route} was sent before the first status answer came`)
     t.equal(status, EXPECTED[route], `${route}: ${body.slice(0, 200)}`)
     t.notMatch(body, /the service is starting/, `${route} is not refused as starting`)
   }
