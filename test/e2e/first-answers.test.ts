@@ -10,7 +10,7 @@ import { connect } from 'node:net'
 import { buildOpenApiDocument } from '../../schemas/openapi.ts'
 import { listenOnLoopback } from '../support/loopback-http.ts'
 import { freePort } from '../support/servers.ts'
-import { NPM_START_ENTRY, startServiceProcess } from '../support/service-process.ts'
+import { chainAt, NPM_START_ENTRY, startServiceProcess } from '../support/service-process.ts'
 import { START_DEADLINE_MS, waitFor } from '../support/wait.ts'
 
 /**
@@ -33,12 +33,7 @@ const service = startServiceProcess(
     PORT: String(port),
     HOST: '127.0.0.1',
     ONBOARD_DEADLINE_MS: String(ONBOARD_DEADLINE_MS),
-    CHAIN_42161_RPC_URL: node.url,
-    CHAIN_42161_BUNDLER_URL: node.url,
-    CHAIN_42161_TRADING: '0x1000000000000000000000000000000000000001',
-    CHAIN_42161_TRADING_STORAGE: '0x1000000000000000000000000000000000000002',
-    CHAIN_42161_USDC: '0x1000000000000000000000000000000000000003',
-    CHAIN_42161_WRAPPER: '0x1000000000000000000000000000000000000004',
+    ...chainAt(node.url),
   },
   undefined,
   NPM_START_ENTRY,

@@ -8,7 +8,7 @@ import t from 'tap'
 import { createServer } from 'node:http'
 import { readJson, postOnboarding } from '../support/http.ts'
 import { listenOnLoopback } from '../support/loopback-http.ts'
-import { startServiceProcess, UNUSED_INDEXED_SOURCE } from '../support/service-process.ts'
+import { chainAt, startServiceProcess, UNUSED_INDEXED_SOURCE } from '../support/service-process.ts'
 import { START_DEADLINE_MS, waitFor } from '../support/wait.ts'
 
 const READY_WITHIN_MS = 1500
@@ -22,12 +22,7 @@ const service = startServiceProcess(['edge'], {
   HOST: '127.0.0.1',
   TRUSTED_PROXIES: '127.0.0.1',
   ONBOARD_DEADLINE_MS: String(READY_WITHIN_MS),
-  CHAIN_42161_RPC_URL: node.url,
-  CHAIN_42161_BUNDLER_URL: node.url,
-  CHAIN_42161_TRADING: '0x1000000000000000000000000000000000000001',
-  CHAIN_42161_TRADING_STORAGE: '0x1000000000000000000000000000000000000002',
-  CHAIN_42161_USDC: '0x1000000000000000000000000000000000000003',
-  CHAIN_42161_WRAPPER: '0x1000000000000000000000000000000000000004',
+  ...chainAt(node.url),
 })
 // the node goes first: its requests fail at once, onboarding's start ends, and the process can stop
 t.teardown(async () => {

@@ -57,6 +57,19 @@ export const edgeOnNats = (natsUrl: string, namespace = `e2e${randomUUID().slice
   STREAM_FANOUT_SLICE_MS: '1000',
 })
 
+/**
+ * Onboarding on chain 42161 at a node of the test's (its bundler at the same address), with the venue's
+ * contracts at placeholder addresses: for a test of what onboarding does while that node answers nothing.
+ */
+export const chainAt = (nodeUrl: string) => ({
+  CHAIN_42161_RPC_URL: nodeUrl,
+  CHAIN_42161_BUNDLER_URL: nodeUrl,
+  CHAIN_42161_TRADING: '0x1000000000000000000000000000000000000001',
+  CHAIN_42161_TRADING_STORAGE: '0x1000000000000000000000000000000000000002',
+  CHAIN_42161_USDC: '0x1000000000000000000000000000000000000003',
+  CHAIN_42161_WRAPPER: '0x1000000000000000000000000000000000000004',
+})
+
 /** The production entry's indexed source on both chains: the GraphQL stand-in a test started. */
 export const indexedSourceAt = (standin: IndexerStandin) => ({
   INDEXER_URL_42161: standin.url(42161),
