@@ -12,7 +12,7 @@ const AWAY_MS = 3_000
 t.test('embedded default: a resume after 3 s away gets exactly the control connection’s ticks after its cursor', async (t) => {
   const start = serviceProcessStarter(t, { ...UNUSED_INDEXED_SOURCE, HOST: '127.0.0.1', ONBOARDING_ENABLED: 'false' })
   const port = await freePort()
-  const service = start(['ingestor', 'edge'], { PORT: String(port), STREAM_FANOUT_SLICE_MS: '1000' })
+  const service = start(['ingestor', 'edge'], { PORT: String(port), STREAM_FANOUT_SLICE_MS: '60000' })
   t.equal((await service.waitForLog('starting roles')).bus, 'embedded (in-process; set NATS_URL for NATS)')
   await service.waitForLog('edge listening')
   const url = `ws://127.0.0.1:${port}/v1/prices/stream?${RESUME_FILTER}`

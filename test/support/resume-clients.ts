@@ -42,7 +42,7 @@ export async function openRawFrames(url: string, options: WebSocket.ClientOption
 export const RESUME_PAIRS = ['BTC-USD', 'ETH-USD', 'XAU-USD']
 export const RESUME_FILTER = 'pairs=BTC-USD,ETH-USD'
 /** a busy machine can spend longer than the fan-out slice on a burst and conflate it: not what these tests are about */
-export const NO_CONFLATION = { STREAM_FANOUT_SLICE_MS: '1000' }
+export const NO_CONFLATION = { STREAM_FANOUT_SLICE_MS: '60000' }
 
 /** Publishes `count` ticks on the bus, over RESUME_PAIRS in turn, each with a new mid. */
 export function roundRobinPublisher(bus: PriceBus): (count: number) => void {

@@ -54,7 +54,7 @@ export const edgeOnNats = (natsUrl: string, namespace = `e2e${randomUUID().slice
   BUS_NAMESPACE: namespace,
   HOST: '127.0.0.1',
   ONBOARDING_ENABLED: 'false',
-  STREAM_FANOUT_SLICE_MS: '1000',
+  STREAM_FANOUT_SLICE_MS: '60000',
 })
 
 /**
