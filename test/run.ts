@@ -46,7 +46,6 @@ const HEAVY_MARKS = ['startDevnet(', 'NPM_START_ENTRY', 'test weight: heavy']
  * chains answering there.
  */
 const EMBEDDED_DEPLOYMENT_USERS = ['NPM_START_ENTRY', "'scripts/demo-onboard.ts'"]
-let finished = 0
 /** how long each file took last time, to start the longest first (in the checkout's gitignored .tap folder) */
 const DURATIONS_FILE = join(process.env.TEST_TREE_OF ?? ROOT, '.tap', 'test-durations.json')
 /** the same, as recorded in the repository: the order of a fresh clone's first run */
@@ -107,12 +106,14 @@ if (!IN_TEST_TREE) {
 } else {
   const files = orderedByLastDuration(positionals.length > 0 ? positionals.flatMap((path) => testFiles(resolve(path))) : testFiles(ROOT))
   buildBrowserAssets()
+  // the chain's fixture holds `true` once up: its files find it through its record (test/support/shared-devnet.ts)
   const devnet = new SharedFixture('the shared development chain', () => startSharedDevnet(process.pid).then(() => true), stopSharedDevnet)
   const chromium = new SharedFixture('the shared Chromium', launchSharedChromium, (server) => server.close())
   const jobs = files.map((file) => jobFor(file, readFileSync(join(ROOT, file), 'utf8'), { devnet, chromium }))
   // the chain takes seconds to start, and the files that need it are among the longest: it starts at once
   if (jobs.some((job) => job.fixtures.includes(devnet))) devnet.start()
   let results: FileResult[]
+  let finished = 0
   try {
     results = await runScheduled(jobs, {
       capacity: cores,
