@@ -42,7 +42,7 @@ export type StreamCommand =
   | { type: 'connect-all'; count: number }
   /** counters and latencies since the last reset; `reset` starts a new window */
   | { type: 'report'; reset: boolean }
-  /** closes the first `count` open connections, which reopen at once (a resume storm with `resume`) */
+  /** closes `count` connections that have their first frame (snapshot or resumed); each reopens at once */
   | { type: 'drop'; count: number }
   /** answers once every connection a `drop` closed is back and has its first frame, or after `withinMs` */
   | { type: 'settle'; withinMs: number }

@@ -45,6 +45,8 @@ interface Connection {
   announced: number
   /** a close frame was received (its code counted) */
   closeSeen: boolean
+  /** its first frame (snapshot or resumed) is in: a storm may close it */
+  started: boolean
 }
 
 const open = new Map<number, Connection>()
@@ -127,19 +129,20 @@ function onFrame(connection: Connection, data: Buffer, start: number, end: numbe
     counters.dropped += dropped
     connection.announced += dropped
   } else if (type === SNAPSHOT) {
-    back(connection.index)
+    back(connection)
     counters.snapshots++
     onSnapshot(connection, data.toString('utf8', start, end))
   } else if (type === RESUMED) {
-    back(connection.index)
+    back(connection)
     if (data[start + RECOVERED_AT] === TICK) counters.recovered++
     else counters.notRecovered++
   }
 }
 
-/** A connection a `drop` closed has its first frame again. */
-function back(index: number) {
-  if (reopening.delete(index) && reopening.size === 0) settled?.()
+/** A connection has its first frame: when a `drop` closed it, it is back. */
+function back(connection: Connection) {
+  connection.started = true
+  if (reopening.delete(connection.index) && reopening.size === 0) settled?.()
 }
 
 /** A WebSocket frame's trailing cursor (a connection that asked for cursors) is where it resumes next. */
@@ -202,6 +205,7 @@ function openConnection(index: number): Promise<void> {
       lastSeq: lastSeqs[index]!,
       announced: 0,
       closeSeen: false,
+      started: false,
     }
     const onChunk = (chunk: Buffer) => {
       if (!head) return receive(connection, chunk)
@@ -276,7 +280,9 @@ async function handle(command: StreamCommand & { id: number }): Promise<void> {
       return reply({ id, type: 'report', counters: report, latency: encoded })
     }
     case 'drop':
-      for (const connection of [...open.values()].slice(0, command.count)) {
+      // only connections that have their first frame: one closed again before its snapshot or resumed frame
+      // would reopen once for two closes, and its first reopening would never be counted back
+      for (const connection of [...open.values()].filter((open) => open.started).slice(0, command.count)) {
         reopening.add(connection.index)
         counters.stormClosed++
         connection.dropped = true
