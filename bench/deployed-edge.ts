@@ -19,11 +19,10 @@ export const IMAGE_ENV = {
 
 /**
  * The production build in dist/ (built when it is not current); returns the entry for startServiceProcess. With
- * BENCH_SERVICE_CHECKOUT set to another checkout of the project, that checkout is built by its own
- * scripts/build.ts and measured instead: two trees compared with this tree's load clients and baselines.
+ * `checkout` (by default BENCH_SERVICE_CHECKOUT) naming another checkout of the project, that checkout is built by
+ * its own scripts/build.ts and measured instead: two trees compared with this tree's load clients and baselines.
  */
-export function compiledService(): { args: string[]; cwd: string } {
-  const checkout = process.env.BENCH_SERVICE_CHECKOUT
+export function compiledService(checkout = process.env.BENCH_SERVICE_CHECKOUT): { args: string[]; cwd: string } {
   const root = checkout ? resolve(checkout) : ROOT
   if (checkout || !isBuildCurrent({ checked: false })) {
     execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'build.ts'), '--noCheck'], { cwd: root, stdio: 'inherit' })

@@ -21,7 +21,9 @@ export interface StreamServer {
 }
 
 const newNamespace = () => `bench${randomUUID().slice(0, 8)}`
-let entry: ReturnType<typeof compiledService> | undefined
+/** the compiled entry of each tree measured ('' is this one's, or BENCH_SERVICE_CHECKOUT's) */
+const entries = new Map<string, ReturnType<typeof compiledService>>()
+const entryOf = (checkout = '') => entries.get(checkout) ?? entries.set(checkout, compiledService(checkout || undefined)).get(checkout)!
 
 /** The edge with `workers` processes on one port, pinned to `cpus`; `env` adds to the bench's settings. */
 export async function startStreamService(options: {
@@ -33,11 +35,15 @@ export async function startStreamService(options: {
   env?: Record<string, string>
   /** node's own flags, e.g. --cpu-prof (which NODE_OPTIONS does not take) */
   nodeArgs?: string[]
+  /** another checkout of the project to run instead of this tree (bench/tree-at-commit.ts makes one) */
+  checkout?: string
+  /** the name the figures give it */
+  name?: string
 }): Promise<StreamServer> {
   const { port, workers } = options
   const namespace = options.namespace ?? newNamespace()
   const [command, ...launcher] = pinned(options.cpus, [process.execPath, ...(options.nodeArgs ?? [])])
-  entry ??= compiledService()
+  const entry = entryOf(options.checkout)
   // the primary's /metrics (edge worker n has its own on OPS_PORT + n)
   const opsPort = await freePort()
   const service = startServiceProcess(
@@ -71,7 +77,7 @@ export async function startStreamService(options: {
     intervalMs: 250,
   })
   return {
-    name: workers === 1 ? 'service' : `service, ${workers} workers`,
+    name: options.name ?? (workers === 1 ? 'service' : `service, ${workers} workers`),
     port,
     namespace,
     pids: () => listeningPids(port),

@@ -4,8 +4,10 @@
 // the same run. This script starts the servers and runs the engine's steps against each. The load client is
 // the repository's epoll client (loadtest/native/stream-client.c), compiled with cc at bench time. The edge is pinned to CPU 0; the client, this process
 // (the publisher) and nats-server to CPU 1. Every figure is printed beside the client's CPU share.
+// With --compare <commit>, that commit's tree is built and measured beside this one, the trees alternating run by
+// run, and the ratios of the medians are printed (this tree against the commit and against the bare server).
 // Usage: npm run bench:stream [-- --clients 1000 --rates 3500,5000 --runs 3 --seconds 6 --paused-runs 5
-//        --workers 1,2 --no-baseline]
+//        --workers 1,2 --no-baseline --compare <commit> --cpu-prof-dir DIR]
 import { connect } from '@nats-io/transport-node'
 import { spawnSync } from 'node:child_process'
 import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
@@ -19,6 +21,7 @@ import { pinned } from '../loadtest/pinning.ts'
 import { totalCpuMs as serverCpuMs, totalRssMb as rssMb } from '../loadtest/server-processes.ts'
 import { startBaselineServer, startStreamService, type StreamServer } from './stream-servers.ts'
 import { median, printTable, writeFiguresWithLoad } from './report.ts'
+import { treeAtCommit } from './tree-at-commit.ts'
 
 const command = parseCommandLine({
   usage: 'npm run bench:stream -- [options]',
@@ -37,6 +40,12 @@ const command = parseCommandLine({
     'paused-rate': { type: 'string', default: '3000', value: 'N', description: 'ticks/s in the paused scenario' },
     workers: { type: 'string', default: '1', value: 'LIST', description: 'edge workers (EDGE_WORKERS) to measure, comma-separated' },
     'no-baseline': { type: 'boolean', default: false, description: 'skip the bare uWebSockets.js server' },
+    compare: { type: 'string', value: 'COMMIT', description: "an earlier commit's tree to measure beside this one (throughput, latency)" },
+    'cpu-prof-dir': {
+      type: 'string',
+      value: 'DIR',
+      description: "write a CPU profile of each of this tree's edge processes here (node --cpu-prof)",
+    },
   },
 })
 const args = command.values
@@ -61,8 +70,13 @@ const publisherConnection = await connect({ servers: nats.url, name: 'stream-ben
 // ---- servers under test
 
 type Server = StreamServer
+const profiling = args['cpu-prof-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof-dir']}`] : []
 const startService = async (workers: number) =>
-  startStreamService({ natsUrl: nats.url, workers, port: await freePort(), cpus: workers === 1 ? '0' : '0,1' })
+  startStreamService({ natsUrl: nats.url, workers, port: await freePort(), cpus: workers === 1 ? '0' : '0,1', nodeArgs: profiling })
+const compared = args.compare ? treeAtCommit(args.compare) : undefined
+const comparedName = compared && `commit ${compared.commit.slice(0, 8)}`
+const startCompared = async () =>
+  startStreamService({ natsUrl: nats.url, workers: 1, port: await freePort(), cpus: '0', checkout: compared!.dir, name: comparedName })
 const startBaseline = async () => startBaselineServer({ natsUrl: nats.url, port: await freePort(), cpus: '0' })
 
 // ---- one measured step of the engine; beside it the CPU and memory of the server and each core's busy share
@@ -147,14 +161,17 @@ const openSession = (server: Server, groups: number[]) =>
 const results: Record<string, unknown> = {}
 const servers: Array<{ key: string; start: () => Promise<Server> }> = [
   ...workerCounts.map((workers) => ({ key: workers === 1 ? 'service' : `service-${workers}-workers`, start: () => startService(workers) })),
+  ...(compared ? [{ key: 'compared', start: startCompared }] : []),
   ...(args['no-baseline'] ? [] : [{ key: 'baseline', start: startBaseline }]),
 ]
+/** The servers in run `run`'s order: reversed every other run, so that no tree always follows the same one. */
+const inTurn = (run: number) => (run % 2 === 1 ? servers : [...servers].reverse())
 
 /** Target: >= 4M msgs/s at p99 <= 30 ms and no gaps to 1,000 all-pairs clients. */
 async function throughput() {
   const figures: Record<string, Record<number, Reading[]>> = {}
   for (let run = 1; run <= runs; run++) {
-    for (const { key, start } of servers) {
+    for (const { key, start } of inTurn(run)) {
       await withServer(start, async (server) => {
         const session = await openSession(server, [clients])
         try {
@@ -189,7 +206,7 @@ async function throughput() {
 async function latency() {
   const p99: Record<string, number[]> = {}
   for (let run = 1; run <= runs; run++) {
-    for (const { key, start } of servers) {
+    for (const { key, start } of inTurn(run)) {
       await withServer(start, async (server) => {
         const session = await openSession(server, [latencyClients])
         try {
@@ -255,19 +272,51 @@ async function paused() {
   results.paused = { rate: pausedRate, runs: outcomes, withinTwentyPercent: `${within} of ${outcomes.length}` }
 }
 
+/** This tree's medians against the compared commit's and the bare server's: delivered ratios, p99 differences. */
+function comparisons() {
+  const throughput = results.throughput as Record<string, Record<string, { medianRate: number; medianP99Ms: number }>>
+  const latencies = results.latency as Record<string, { medianP99Ms: number }>
+  const against = ['compared', 'baseline'].filter((key) => throughput.service && throughput[key])
+  const lines: Row[] = []
+  for (const key of against) {
+    for (const rate of rates) {
+      const [ours, theirs] = [throughput.service![rate]!, throughput[key]![rate]!]
+      lines.push({
+        against: key === 'compared' ? comparedName! : 'bare uWS',
+        scenario: `${clients} clients at ${rate} ticks/s`,
+        'delivered ratio': Number((ours.medianRate / theirs.medianRate).toFixed(3)),
+        'p99 difference ms': Number((ours.medianP99Ms - theirs.medianP99Ms).toFixed(2)),
+      })
+    }
+    lines.push({
+      against: key === 'compared' ? comparedName! : 'bare uWS',
+      scenario: `${latencyClients} clients at ${PAIRS.length * 10} ticks/s`,
+      'delivered ratio': '',
+      'p99 difference ms': Number((latencies.service!.medianP99Ms - latencies[key]!.medianP99Ms).toFixed(2)),
+    })
+  }
+  if (lines.length > 0) {
+    console.log(`\nthis tree against the others (medians of ${runs} runs)`)
+    printTable(lines)
+  }
+  return lines
+}
+
 const loadBefore = loadAverage()
 console.log(
   `price stream bench: ${clients} clients at ${rates.join(', ')} ticks/s, ${runs} runs, ${measureMs / 1000} s after ${warmupMs / 1000} s warm-up; ` +
-    `edge workers ${workerCounts.join(', ')}; load average ${loadBefore}`,
+    `edge workers ${workerCounts.join(', ')}${compared ? `; beside ${comparedName}` : ''}; load average ${loadBefore}`,
 )
 try {
   await throughput()
   await latency()
   if (pausedRuns > 0) await paused()
   printTable(rows)
+  results.comparisons = comparisons()
   console.log(JSON.stringify(results, null, 2))
-  writeFiguresWithLoad('stream', { rows, results, clients, rates, runs, measureMs, warmupMs }, loadBefore)
+  writeFiguresWithLoad('stream', { rows, results, clients, rates, runs, measureMs, warmupMs, compared: compared?.commit }, loadBefore)
 } finally {
+  compared?.remove()
   await publisherConnection.close()
   await nats.dispose()
 }
