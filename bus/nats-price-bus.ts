@@ -5,7 +5,8 @@ import { jetstream, type JetStreamClient } from '@nats-io/jetstream'
 import type { MsgHdrs } from '@nats-io/transport-node'
 import type { Logger } from '../kit/logger.ts'
 import { throttledWarning } from '../kit/throttled-warning.ts'
-import { DEFAULT_RESUME_WINDOW_SECONDS, type PriceBus, type SubscribeOptions, type TickHandler } from './price-bus.ts'
+import { DEFAULT_RESUME_WINDOW_SECONDS, type PriceBus } from './price-bus.ts'
+import { natsTickSubscriptions } from './nats-tick-subscriptions.ts'
 import { busNames } from './subjects.ts'
 import { resilientConnectionOptions } from './nats-connection-options.ts'
 import { PAIRS } from '../schemas/pairs.ts'
@@ -72,19 +73,7 @@ export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceB
       latestWriter.record(pair, row, header)
     },
     tickLog: natsTickLog(nc, names, tickStream),
-    subscribeTicks(handler: TickHandler, { queueGroup }: SubscribeOptions = {}) {
-      const subscription = nc.subscribe(names.allTicks, {
-        queue: queueGroup,
-        callback: (error, message) => {
-          if (error) {
-            log.warn({ err: error }, 'tick subscription error')
-            return
-          }
-          handler(names.pairOfTickSubject(message.subject), message.data)
-        },
-      })
-      return () => subscription.unsubscribe()
-    },
+    subscribeTicks: natsTickSubscriptions(nc, names, log),
     async readLatest() {
       // one direct get per listed pair: any of the bucket's replicas answers it, where listing the keys would
       // make a consumer, which needs the bucket's leader and the cluster's meta leader (both missing for a while

@@ -1,6 +1,9 @@
 import t from 'tap'
 import { randomUUID } from 'node:crypto'
+import { connect } from '@nats-io/transport-node'
 import { natsPriceBus } from '../nats-price-bus.ts'
+import { natsTickSubscriptions } from '../nats-tick-subscriptions.ts'
+import { busNames } from '../subjects.ts'
 import { freePort, startNats } from '../../test/support/servers.ts'
 import { startTcpProxy } from '../../test/support/tcp-proxy.ts'
 import { waitFor } from '../../test/support/wait.ts'
@@ -57,4 +60,35 @@ t.test('a server cut off without a reset: the bus is on the other server within 
   t.equal(bus.isConnected(), true)
   t.equal(proxies[1 - used]!.connections(), 1, 'now through the other server')
   t.ok(Date.now() - cutAt < 18_000, 'within 18 s of the cut')
+})
+
+t.test('readers of every tick share one subscription: the server sends the process each tick once', async (t) => {
+  const names = busNames(`t${randomUUID().slice(0, 8)}`)
+  const [reader, publisher] = await Promise.all([connect({ servers: nats.url }), connect({ servers: nats.url })])
+  t.teardown(() => Promise.all([reader.close(), publisher.close()]))
+  const subscribeTicks = natsTickSubscriptions(reader, names, logger)
+  const seen = { first: [] as string[], second: [] as string[], group: [] as string[] }
+  const unsubscribeFirst = subscribeTicks((pair) => seen.first.push(pair))
+  const unsubscribeSecond = subscribeTicks((pair) => seen.second.push(pair))
+  subscribeTicks((pair) => seen.group.push(pair), { queueGroup: 'writers' })
+  await reader.flush()
+  const before = reader.stats().inMsgs
+  const publishAll = async (pairs: string[]) => {
+    for (const pair of pairs) publisher.publish(names.tickSubject(pair), '{}')
+    await publisher.flush()
+    await reader.flush()
+  }
+  await publishAll(['BTC-USD', 'ETH-USD', 'BTC-USD'])
+  t.same(seen.first, ['BTC-USD', 'ETH-USD', 'BTC-USD'])
+  t.same(seen.second, seen.first, 'both readers get every tick')
+  t.same(seen.group, seen.first, 'the queue group member (alone in its group) too, on its own subscription')
+  t.equal(reader.stats().inMsgs - before, 6, 'three ticks arrived twice: once for both readers of every tick, once for the group')
+  unsubscribeFirst()
+  await publishAll(['SOL-USD'])
+  t.same([seen.first.length, seen.second.at(-1)], [3, 'SOL-USD'], 'a reader that left gets nothing; the other still reads')
+  unsubscribeSecond()
+  subscribeTicks((pair) => seen.first.push(pair))
+  await reader.flush()
+  await publishAll(['XRP-USD'])
+  t.same([seen.first.at(-1), seen.second.length], ['XRP-USD', 4], 'a reader joining after the last left gets a new subscription')
 })
