@@ -1,4 +1,3 @@
-import { z } from 'zod'
 import { hotCounter } from '../../kit/hot-counter.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
@@ -7,6 +6,7 @@ import { throttledWarning } from '../../kit/throttled-warning.ts'
 import { pairBySymbol } from '../../schemas/pairs.ts'
 import { mergeCandles, tickCandle, type Candle } from './candle.ts'
 import type { CandleStore } from './candle-store.ts'
+import { tickPriceOf } from './tick-price.ts'
 
 export interface CandleWriterOptions {
   bus: PriceBus
@@ -24,12 +24,6 @@ export interface CandleWriter {
   flush(): Promise<void>
   stop(): Promise<void>
 }
-
-/** The two fields of a price row that candles need. */
-const TickPrice = z.looseObject({
-  mid: z.number().positive().finite(),
-  timestampSeconds: z.number().int().nonnegative(),
-})
 
 /**
  * Folds every tick's mid into one-minute candles in memory and merges them into the store every
@@ -56,7 +50,7 @@ export function startCandleWriter(options: CandleWriterOptions): CandleWriter {
 
   const onTick = (pair: string, row: Uint8Array) => {
     if (!pairBySymbol(pair)) return unlisted.inc()
-    const price = parseTickPrice(row)
+    const price = tickPriceOf(row)
     if (!price) return malformed.inc()
     fold(pair, tickCandle(price.mid, price.timestampSeconds))
     folded.inc()
@@ -110,14 +104,5 @@ export function startCandleWriter(options: CandleWriterOptions): CandleWriter {
       if (unwritten > 0) log.error({ unwritten }, 'candle writer stopped with minute candles it could not write')
       else log.info('candle writer stopped')
     },
-  }
-}
-
-function parseTickPrice(row: Uint8Array): z.infer<typeof TickPrice> | undefined {
-  try {
-    const parsed = TickPrice.safeParse(JSON.parse(Buffer.from(row.buffer, row.byteOffset, row.byteLength).toString()))
-    return parsed.success ? parsed.data : undefined
-  } catch {
-    return undefined
   }
 }

@@ -1,0 +1,66 @@
+import t from 'tap'
+import fc from 'fast-check'
+import { PAIRS } from '../../../schemas/pairs.ts'
+import { calendarMarketClock } from '../../market-hours/calendar-market-clock.ts'
+import { encodeRow } from '../../ingestor/encode-row.ts'
+import { normaliseQuote } from '../../ingestor/normalize.ts'
+import { tickPriceOf } from '../tick-price.ts'
+
+const bytes = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value))
+
+t.test("the ingestor's rows: the mid and timestamp JSON.parse reads, for any price and pair", async (t) => {
+  const clock = calendarMarketClock()
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...PAIRS),
+      fc.double({ min: 1e-9, max: 1e22, noNaN: true }),
+      fc.integer({ min: 1_600_000_000, max: 2_000_000_000 }),
+      (pair, mid, seconds) => {
+        const normalised = normaliseQuote(
+          { pair: pair.symbol, feedId: `0x${'ab'.repeat(32)}`, bid: mid, mid, ask: mid, publishTimeSeconds: seconds },
+          clock,
+          seconds * 1000,
+        )
+        if (!normalised.ok) return true
+        const row = encodeRow(normalised.row)
+        const parsed = JSON.parse(row.toString()) as { mid: number; timestampSeconds: number }
+        t.strictSame(tickPriceOf(row), { mid: parsed.mid, timestampSeconds: parsed.timestampSeconds })
+        return true
+      },
+    ),
+    { numRuns: 300 },
+  )
+})
+
+t.test('other layouts are parsed whole: the row’s own fields, never a nested object’s or a string’s', async (t) => {
+  t.strictSame(tickPriceOf(bytes({ mid: 5, timestampSeconds: 7 })), { mid: 5, timestampSeconds: 7 }, 'mid first')
+  t.strictSame(
+    tickPriceOf(bytes({ inner: { mid: 1, timestampSeconds: 1 }, mid: 5, timestampSeconds: 7 })),
+    { mid: 5, timestampSeconds: 7 },
+    'a nested object before the fields',
+  )
+  t.strictSame(
+    tickPriceOf(bytes({ feed_id: ',"mid":1,', mid: 5, timestampSeconds: 7 })),
+    { mid: 5, timestampSeconds: 7 },
+    'the key spelled inside a string',
+  )
+  t.strictSame(tickPriceOf(bytes('{"a":1,"mid":2.5e3,"timestampSeconds":9}')), { mid: 2500, timestampSeconds: 9 }, 'an exponent')
+})
+
+t.test('what is not a usable price is undefined', async (t) => {
+  for (const row of [
+    '{"a":1,"mid":-5,"timestampSeconds":7}',
+    '{"a":1,"mid":0,"timestampSeconds":7}',
+    '{"a":1,"mid":"5","timestampSeconds":7}',
+    '{"a":1,"mid":5,"timestampSeconds":7.5}',
+    '{"a":1,"mid":5,"timestampSeconds":-1}',
+    '{"a":1,"mid":5}',
+    '{"a":1,"mid":5,"timestampSeconds":7',
+    '{"a":1,"mid":05,"timestampSeconds":7}',
+    '{"a":1,"mid":1e999,"timestampSeconds":7}',
+    'not json',
+    '',
+  ]) {
+    t.equal(tickPriceOf(bytes(row)), undefined, row)
+  }
+})
