@@ -55,7 +55,12 @@ t.test('a server cut off without a reset: the bus is on the other server within 
   const cutAt = Date.now()
   // 2 missed pings 2 s apart, then one dial of the lost server (4 s) before the other; the client's default dial
   // timeout (20 s) alone would overrun this deadline
-  await waitFor(() => changes.length === 2, { timeoutMs: 18_000, intervalMs: 50, what: 'the bus lost and connected again' })
+  await waitFor(() => changes.length === 2, {
+    timeoutMs: 18_000,
+    intervalMs: 50,
+    what: 'the bus lost and connected again',
+    bound: 'two missed pings and one 4 s dial (docs/cluster.md, a NATS node partitioned)',
+  })
   t.same(changes, [false, true], 'lost, then connected again')
   t.equal(bus.isConnected(), true)
   t.equal(proxies[1 - used]!.connections(), 1, 'now through the other server')

@@ -1,4 +1,5 @@
 // Waiting on events with a deadline: tests never sleep to synchronise.
+import { recordWait } from './wait-figures.ts'
 
 // Every deadline in a test is a hang detector: it costs time only when something is broken, so it keeps at
 // least 3 times the slowest time seen, named beside it. How long a start or an event takes is a figure a test
@@ -20,17 +21,25 @@ export const EVENT_DEADLINE_MS = 20_000
 
 /**
  * Resolves with the first truthy value of `probe`, polling every `intervalMs`; rejects at the deadline, also
- * when the value came only after it (so a wait that resolves kept its deadline).
+ * when the value came only after it (so a wait that resolves kept its deadline). `bound` names the documented
+ * promise a deadline checks, where it is one and not a hang detector (its margin is then not the rule's 3).
  */
 export async function waitFor<T>(
   probe: () => T | undefined | false | null | Promise<T | undefined | false | null>,
-  options: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+  options: { timeoutMs?: number; intervalMs?: number; what?: string; bound?: string } = {},
 ): Promise<T> {
-  const deadline = Date.now() + (options.timeoutMs ?? EVENT_DEADLINE_MS)
+  const [timeoutMs, what] = [options.timeoutMs ?? EVENT_DEADLINE_MS, options.what ?? 'condition']
+  const [deadline, startedAt] = [Date.now() + timeoutMs, performance.now()]
   for (;;) {
     const value = await probe()
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${options.what ?? 'condition'}`)
-    if (value) return value
+    if (Date.now() > deadline) {
+      recordWait(what, timeoutMs, startedAt, false, options.bound)
+      throw new Error(`timed out waiting for ${what}`)
+    }
+    if (value) {
+      recordWait(what, timeoutMs, startedAt, true, options.bound)
+      return value
+    }
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 10))
   }
 }
@@ -38,8 +47,16 @@ export async function waitFor<T>(
 /** Rejects if `promise` has not settled within `timeoutMs`. */
 export function withDeadline<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout
+  const startedAt = performance.now()
+  let kept = true
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs)
+    timer = setTimeout(() => {
+      kept = false
+      reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`))
+    }, timeoutMs)
   })
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer))
+  return Promise.race([promise, deadline]).finally(() => {
+    clearTimeout(timer)
+    recordWait(what, timeoutMs, startedAt, kept)
+  })
 }
