@@ -4,8 +4,11 @@
 // the same run. This script starts the servers and runs the engine's steps against each. The load client is
 // the repository's epoll client (loadtest/native/stream-client.c), compiled with cc at bench time. The edge is pinned to CPU 0; the client, this process
 // (the publisher) and nats-server to CPU 1. Every figure is printed beside the client's CPU share.
+// With --formats full,compact the throughput scenario runs once per format (?format=compact: compact frames)
+// against the same server, and every row published is stamped in a field of the row (so that a compact
+// connection's static part holds), full rows included, so both formats carry the same rows.
 // Usage: npm run bench:stream [-- --clients 1000 --rates 3500,5000 --runs 3 --seconds 6 --paused-runs 5
-//        --workers 1,2 --no-baseline]
+//        --workers 1,2 --no-baseline --formats full,compact]
 import { connect } from '@nats-io/transport-node'
 import { spawnSync } from 'node:child_process'
 import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
@@ -37,6 +40,12 @@ const command = parseCommandLine({
     'paused-rate': { type: 'string', default: '3000', value: 'N', description: 'ticks/s in the paused scenario' },
     workers: { type: 'string', default: '1', value: 'LIST', description: 'edge workers (EDGE_WORKERS) to measure, comma-separated' },
     'no-baseline': { type: 'boolean', default: false, description: 'skip the bare uWebSockets.js server' },
+    formats: {
+      type: 'string',
+      default: 'full',
+      value: 'LIST',
+      description: 'stream formats in throughput (full, compact), comma-separated; with compact, every row is stamped in-row',
+    },
   },
 })
 const args = command.values
@@ -50,6 +59,10 @@ const latencyClients = command.number('latency-clients', whole)
 const pausedRuns = command.number('paused-runs', { min: 0, integer: true })
 const pausedRate = command.number('paused-rate', whole)
 const workerCounts = command.numbers('workers', whole)
+const formats = args.formats.split(',') as Array<'full' | 'compact'>
+if (formats.some((format) => format !== 'full' && format !== 'compact')) command.refuse(`--formats: full or compact, not "${args.formats}"`)
+// compact connections need rows whose static part holds: then every format gets those rows
+const rowsStamped = formats.includes('compact') ? 'in-row' : 'trailing'
 const progress = progressReporter()
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -131,7 +144,7 @@ async function withServer<T>(start: () => Promise<Server>, work: (server: Server
 }
 
 /** The engine's connections to `server`: one client process per group, on CPU 1. */
-const openSession = (server: Server, groups: number[]) =>
+const openSession = (server: Server, groups: number[], format: 'full' | 'compact' = 'full') =>
   NativeStreamSession.open({
     target: `http://127.0.0.1:${server.port}`,
     clientBinary,
@@ -140,6 +153,8 @@ const openSession = (server: Server, groups: number[]) =>
     cpus: '1',
     nc: publisherConnection,
     namespace: server.namespace,
+    format,
+    rows: rowsStamped,
   })
 
 // ---- scenarios
@@ -156,14 +171,18 @@ async function throughput() {
   for (let run = 1; run <= runs; run++) {
     for (const { key, start } of servers) {
       await withServer(start, async (server) => {
-        const session = await openSession(server, [clients])
-        try {
-          for (const rate of rates) {
-            const { reading } = await step(server, session, { scenario: 'throughput', run, clients }, rate)
-            ;((figures[key] ??= {})[rate] ??= []).push(reading)
+        // the bare server has no compact frames
+        for (const format of key === 'baseline' ? ['full' as const] : formats) {
+          const session = await openSession(server, [clients], format)
+          try {
+            for (const rate of rates) {
+              const scenario = formats.length > 1 ? `throughput, ${format}` : 'throughput'
+              const { reading } = await step(server, session, { scenario, run, clients }, rate)
+              ;((figures[format === 'full' ? key : `${key}-${format}`] ??= {})[rate] ??= []).push(reading)
+            }
+          } finally {
+            await session.close()
           }
-        } finally {
-          await session.close()
         }
       })
     }
@@ -258,7 +277,7 @@ async function paused() {
 const loadBefore = loadAverage()
 console.log(
   `price stream bench: ${clients} clients at ${rates.join(', ')} ticks/s, ${runs} runs, ${measureMs / 1000} s after ${warmupMs / 1000} s warm-up; ` +
-    `edge workers ${workerCounts.join(', ')}; load average ${loadBefore}`,
+    `edge workers ${workerCounts.join(', ')}; formats ${formats.join(', ')}; load average ${loadBefore}`,
 )
 try {
   await throughput()
@@ -266,7 +285,7 @@ try {
   if (pausedRuns > 0) await paused()
   printTable(rows)
   console.log(JSON.stringify(results, null, 2))
-  writeFiguresWithLoad('stream', { rows, results, clients, rates, runs, measureMs, warmupMs }, loadBefore)
+  writeFiguresWithLoad('stream', { rows, results, clients, rates, runs, measureMs, warmupMs, formats }, loadBefore)
 } finally {
   await publisherConnection.close()
   await nats.dispose()
