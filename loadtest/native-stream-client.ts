@@ -76,6 +76,8 @@ export interface LoadClientOptions {
   resume?: boolean
   /** ask for compact frames (?format=compact) */
   format?: 'full' | 'compact'
+  /** with resume: `latest` asks for each pair's latest tick only (&replay=latest) */
+  replay?: 'all' | 'latest'
   /** handshakes under way at once (default 200) */
   inflight?: number
   seed?: number
@@ -102,6 +104,7 @@ export class LoadClient {
       `--inflight=${options.inflight ?? 200}`,
       `--resume=${options.resume ? 1 : 0}`,
       `--format=${options.format ?? 'full'}`,
+      `--replay=${options.replay ?? 'all'}`,
       `--seed=${options.seed ?? 1}`,
       '--origin=http://bench',
       '--quickack=1',

@@ -21,6 +21,8 @@
 // id>,"d":[...]} name the pair by its id (the --symbols order), `static` frames are counted as bytes only, and
 // latency is read from the stamp in d's fifth value. Rows whose stamp is in "secondsToToggleIsDayTradingClosed"
 // (10^15 or more) instead of a trailing "t" give full ticks their latency from there.
+// With --replay=latest a resume asks for each pair's latest tick only (&replay=latest): its gap counts the
+// ticks folded, and the seq jumps after it are those ticks.
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -73,6 +75,7 @@ static struct {
   enum reconnect reconnect;
   int resume;
   int compact;
+  int replay_latest;
   unsigned seed;
 } opt = {.count = 100, .inflight = 200, .port_count = 0, .first_port_share = 100, .pairs = "all", .origin = "http://localhost", .seed = 1};
 
@@ -222,12 +225,13 @@ static void drop(int i, int retry_after_s) {
 
 static void send_upgrade(int i) {
   conn_t *c = &conns[i];
-  char request[1536], resume[96] = "";
+  char request[1536], resume[128] = "";
   size_t used = 0;
   if (opt.compact) used += (size_t)snprintf(resume, sizeof resume, "%sformat=compact", c->query[0] ? "&" : "?");
   if (opt.resume)
-    snprintf(resume + used, sizeof resume - used, "%s%s%s", c->query[0] || used ? "&" : "?", c->cursor[0] ? "from=" : "cursor=true",
-             c->cursor);
+    used += (size_t)snprintf(resume + used, sizeof resume - used, "%s%s%s", c->query[0] || used ? "&" : "?",
+                             c->cursor[0] ? "from=" : "cursor=true", c->cursor);
+  if (opt.resume && opt.replay_latest && c->cursor[0]) snprintf(resume + used, sizeof resume - used, "&replay=latest");
   int length = snprintf(request, sizeof request,
                         "GET /v1/prices/stream%s%s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: %s\r\n\r\n",
@@ -495,13 +499,14 @@ int main(int argc, char **argv) {
     else if (!strncmp(argv[a], "--seed=", 7)) opt.seed = (unsigned)strtoul(v, NULL, 10);
     else if (!strncmp(argv[a], "--resume=", 9)) opt.resume = atoi(v);
     else if (!strncmp(argv[a], "--format=", 9)) opt.compact = !strcmp(v, "compact");
+    else if (!strncmp(argv[a], "--replay=", 9)) opt.replay_latest = !strcmp(v, "latest");
     else if (!strncmp(argv[a], "--reconnect=", 12))
       opt.reconnect = !strcmp(v, "backoff") ? RECONNECT_BACKOFF : !strcmp(v, "at-once") ? RECONNECT_AT_ONCE : RECONNECT_NEVER;
   }
   if (opt.port_count == 0 || opt.count <= 0) {
     fprintf(stderr, "usage: stream-client --n=N --ports=P[,P2] [--first-port-share=PCT] [--sources=A,B] [--pairs=all|rand:K|A,B]\n"
                     "  [--all-pairs-share=PCT] [--symbols=A,B] [--origin=URL] [--inflight=N] [--reconnect=never|at-once|backoff] [--seed=S]\n"
-                    "  [--resume=0|1] [--format=full|compact]\n");
+                    "  [--resume=0|1] [--format=full|compact] [--replay=all|latest]\n");
     return 2;
   }
   srand(opt.seed);
