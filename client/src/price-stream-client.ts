@@ -55,7 +55,7 @@ export interface PriceStreamClientOptions {
    */
   resume?: boolean
   /**
-   * `compact`: ask for compact frames (`?format=compact`), a fifth of the bytes per tick; the client rebuilds
+   * `compact`: ask for compact frames (`?format=compact`), a sixth of the bytes per tick; the client rebuilds
    * the rows, so its events are the same. Default `full`.
    */
   format?: 'full' | 'compact'
