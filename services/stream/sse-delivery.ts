@@ -63,6 +63,8 @@ export interface SseDeliveryOptions {
  */
 export class SseDelivery {
   private readonly connections = new Set<SseConnection>()
+  /** of them, the ones of compact frames, live or not: while any is open every tick is split, so that static changes are counted */
+  private compactConnections = 0
   private readonly frames = new TickFrameWriter()
   private readonly heartbeat: NodeJS.Timeout
 
@@ -81,9 +83,11 @@ export class SseDelivery {
   open(res: HttpResponse, fields: Pick<SseConnection, 'requestId' | 'budgetKey' | 'filter' | 'compact' | 'foldReplay'>): SseConnection {
     const connection: SseConnection = { res, ...fields, staticsAfter: 0, live: false, lagging: false, lagBaseline: 0, held: 0, open: true }
     this.connections.add(connection)
+    if (connection.compact) this.compactConnections++
     res.onAborted(() => {
       connection.open = false
       this.connections.delete(connection)
+      if (connection.compact) this.compactConnections--
       if (connection.lagging) this.options.metrics.streamLaggingConnections.dec()
       this.options.onAborted(connection)
     })
@@ -113,13 +117,12 @@ export class SseDelivery {
   deliverTick(tick: Arrival, droppedBefore: number, conflated: boolean): void {
     if (this.connections.size === 0) return
     const cursor = this.options.cursorOf(tick.position)
-    // each format's events are written when a response first wants them
+    // full rows' event is written when a response first wants it
     let full: Buffer | undefined
-    let compact: { staticEvent: Buffer | undefined; tickEvent: Buffer } | undefined
+    const compact = this.compactConnections > 0 ? this.compactEvents(tick, cursor) : undefined
     const gap = droppedBefore > 0 ? this.gapEvent(droppedBefore) : undefined
     for (const connection of this.connections) {
       if (!connection.live || connection.lagging || !wantsPair(connection.filter, tick.pairId)) continue
-      if (connection.compact) compact ??= this.compactEvents(tick, cursor)
       if (connection.held > this.options.slowClientBytes) {
         const staticPending = connection.compact && compact!.staticEvent !== undefined
         this.cutOff(connection, 0, this.options.compact.changes - (staticPending ? 1 : 0))
@@ -152,6 +155,7 @@ export class SseDelivery {
       connection.res.cork(() => connection.res.end())
     }
     this.connections.clear()
+    this.compactConnections = 0
     return ended
   }
 

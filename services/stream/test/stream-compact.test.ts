@@ -11,6 +11,7 @@ import { rawUpgrade } from '../../../test/support/raw-ws.ts'
 import {
   isTickFrame,
   NO_CONFLATION,
+  openEventStream,
   openRawFrames,
   RESUME_FILTER,
   roundRobinPublisher,
@@ -104,6 +105,25 @@ t.test('a static part comes before the first tick of a pair the snapshot had no 
   t.equal(compact.frames.items[1]!.text, JSON.stringify({ type: 'static', p: id, data: { feed_id, pair, from, to, schedule } }))
   t.same(compact.frames.items[4]!.json.data.feed_id, moved.feed_id)
   t.same(rebuiltRows(compact.frames.items), fullRows(full.frames.items), 'the rows, rebuilt')
+})
+
+t.test('an event stream of compact frames: the static part as an event without id, the tick as `t` with its cursor', async (t) => {
+  const edge = await startTestEdge({ env: NO_CONFLATION })
+  t.teardown(edge.stop)
+  const full = await openRawFrames(`${edge.streamUrl}?pairs=BTC-USD&cursor=true&format=compact`)
+  t.teardown(() => full.socket.terminate())
+  const events = await openEventStream(`${edge.baseUrl}/v1/prices/stream?pairs=BTC-USD&format=compact`)
+  t.teardown(() => events.abort())
+  await events.events.waitFor((event) => event.event === 'snapshot', 'snapshot')
+  await full.frames.waitFor((frame) => frame.json.type === 'snapshot', 'snapshot')
+  edge.bus.publishTick('BTC-USD', rowBytes(priceRow('BTC-USD', { mid: 100 })))
+  await events.events.waitFor((event) => event.event === 't', 'a compact tick')
+  await untilTicks(full.frames, 1)
+  const [staticPart, tick] = full.frames.items.slice(1)
+  t.same(events.events.items.slice(1), [
+    { event: 'static', id: undefined, data: staticPart!.text },
+    { event: 't', id: tick!.json.cursor, data: tick!.text },
+  ])
 })
 
 t.test('a pair added by subscribe gets its static part before the ack', async (t) => {
