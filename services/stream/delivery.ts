@@ -225,7 +225,7 @@ export class Delivery {
   private publish(topic: string, frame: Buffer | string, dropped = 0, counter = this.sentFrames.tick): void {
     const { app } = this.options
     if (!app.publish(topic, frame, false, dropped === 0 && this.options.compressTicks)) return
-    // gap frames are ASCII, so a string's length is its size in bytes
+    // a frame given as a string is ASCII (gaps, compact ticks) or nearly so (a static part): its length stands for its size
     this.bytesSinceScan += frame.length
     if (frame.length > this.largestTopicFrame) this.largestTopicFrame = frame.length
     const receivers = app.numSubscribers(topic)

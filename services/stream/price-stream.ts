@@ -182,9 +182,8 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       socket.cork(() => {
         socket.send(resumedFrame(cursorOf(after.position)))
         const limit = config.STREAM_SLOW_CLIENT_BYTES
-        const target = {
-          send: (_type: string, _cursor: string, frame: Buffer | string) =>
-            socket.getBufferedAmount() <= limit && (socket.send(frame, false, compressTicks), true),
+        const target: ReplayTarget = {
+          send: (_type, _cursor, frame) => socket.getBufferedAmount() <= limit && (socket.send(frame, false, compressTicks), true),
         }
         delivery.start(connection, replay(target, connection, after))
       })
