@@ -79,6 +79,14 @@ t.test(
     // pair 2: 7 to 8, nothing folded; pair 1: 5 to 20, 14 folded (16, 17 and the 12 this edge never had)
     t.same(sent, ['gap 14', 'tick 8', 'tick 20'])
 
+    const fromStart = unevenReplay()
+    replayLatest(fromStart.target, fromStart.history, { epoch: 'e', position: 0 }, null, frames, (position) => `e-${position}`)
+    t.same(
+      fromStart.sent,
+      ['gap 16', 'tick 8', 'tick 20'],
+      'with no earlier tick retained, a pair counts from its first retained one (seq 5 and 7), folded too',
+    )
+
     const stopped = unevenReplay()
     let room = 2
     const limited: ReplayTarget = { send: (type, cursor, frame) => room-- > 0 && stopped.target.send(type, cursor, frame) }
