@@ -5,8 +5,10 @@
 // and frames and inflate nothing, so the figures are the edge's); the edge runs as deployed on CPU 0, this
 // process (clients and publisher) and nats-server on CPU 1. Rows change every tick (a walk of each pair's
 // prices and the second's timestamp), so a compressor's window cannot just repeat the previous tick.
+// With --formats full,compact each kind of client is measured with full rows and with compact frames
+// (?format=compact); the rows' static parts hold, so a compact client gets no static frame after its snapshot.
 // Usage: npm run bench:stream-deflate [-- --clients 100 --rate 300 --seconds 3 --warmup 1
-//        --compressions off,snapshots,shared,dedicated-32kb]
+//        --compressions off,snapshots,shared,dedicated-32kb --formats full,compact]
 import { connect } from '@nats-io/transport-node'
 import { spawnSync } from 'node:child_process'
 import type { Socket } from 'node:net'
@@ -42,6 +44,7 @@ const command = parseCommandLine({
       value: 'LIST',
       description: `STREAM_COMPRESSION settings, comma-separated: ${STREAM_COMPRESSIONS.join(', ')}`,
     },
+    formats: { type: 'string', default: 'full', value: 'LIST', description: 'stream formats, comma-separated: full, compact' },
   },
 })
 const whole = { min: 1, integer: true }
@@ -50,6 +53,7 @@ const rate = command.number('rate', whole)
 const measureMs = command.number('seconds', { min: 0.1 }) * 1000
 const warmupMs = command.number('warmup', { min: 0 }) * 1000
 const compressions = command.values.compressions.split(',').map((text) => command.choice('compressions', STREAM_COMPRESSIONS, text))
+const formats = command.values.formats.split(',').map((text) => command.choice('formats', ['full', 'compact'] as const, text))
 const progress = progressReporter()
 const loadBefore = loadAverage()
 
@@ -135,10 +139,10 @@ const nats = await startNats()
 const nc = await connect({ servers: nats.url, name: 'stream-deflate-bench' })
 const rows: Array<Record<string, string | number>> = []
 
-async function measureKind(server: StreamServer, url: string, compression: StreamCompression, offer: boolean) {
+async function measureKind(server: StreamServer, url: string, compression: StreamCompression, format: string, offer: boolean) {
   const kind = offer ? 'offers deflate' : 'does not offer'
   const pids = server.pids()
-  progress(`${compression}: ${clients} clients that ${kind}: opening`)
+  progress(`${compression}, ${format}: ${clients} clients that ${kind}: opening`)
   const cpuBeforeOpen = totalCpuMs(pids)
   const connections = await Promise.all(
     Array.from({ length: clients }, () => CountingClient.open(url, offer, offer && compression !== 'off')),
@@ -146,7 +150,7 @@ async function measureKind(server: StreamServer, url: string, compression: Strea
   await waitFor(() => connections.every((client) => client.snapshotFrameBytes > 0), { what: 'every snapshot', timeoutMs: 30_000 })
   const openCpuMs = totalCpuMs(pids) - cpuBeforeOpen
 
-  progress(`${compression}: ${clients} clients that ${kind}: ${rate} ticks/s`)
+  progress(`${compression}, ${format}: ${clients} clients that ${kind}: ${rate} ticks/s`)
   const publisher = new TickPublisher(nc, server.namespace, tickRow)
   const publishing = publisher.run(rate, warmupMs + measureMs)
   await new Promise((resolve) => setTimeout(resolve, warmupMs))
@@ -172,6 +176,7 @@ async function measureKind(server: StreamServer, url: string, compression: Strea
   const ticks = after.ticks - before.ticks
   const row = {
     compression,
+    format,
     client: kind,
     'delivered msg/s': Math.round((ticks / elapsedMs) * 1000),
     gaps: after.gaps - before.gaps,
@@ -195,7 +200,7 @@ try {
     progress(`${compression}: starting the edge`)
     const port = await freePort()
     const server = await startStreamService({ natsUrl: nats.url, workers: 1, port, cpus: '0', env: { STREAM_COMPRESSION: compression } })
-    const url = `ws://127.0.0.1:${port}/v1/prices/stream`
+    const streamUrl = `ws://127.0.0.1:${port}/v1/prices/stream`
     try {
       // one row per pair first, so every snapshot carries every pair
       const warm = new TickPublisher(nc, server.namespace, tickRow)
@@ -203,16 +208,19 @@ try {
       await waitFor(async () => (await (await fetch(`http://127.0.0.1:${port}/v1/prices`)).json()).prices.length === PAIRS.length, {
         what: 'a row for every pair',
       })
-      await measureKind(server, url, compression, false)
-      // with compression off an offering client gets what the others get
-      if (compression !== 'off') await measureKind(server, url, compression, true)
+      for (const format of formats) {
+        const url = format === 'compact' ? `${streamUrl}?format=compact` : streamUrl
+        await measureKind(server, url, compression, format, false)
+        // with compression off an offering client gets what the others get
+        if (compression !== 'off') await measureKind(server, url, compression, format, true)
+      }
     } finally {
       await server.stop()
     }
   }
   reportRows(
     'stream-deflate',
-    { clients, rate, seconds: measureMs / 1000, warmup: warmupMs / 1000, compressions },
+    { clients, rate, seconds: measureMs / 1000, warmup: warmupMs / 1000, compressions, formats },
     rows,
     loadBefore,
     'permessage-deflate on the price stream',

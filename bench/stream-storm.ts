@@ -9,10 +9,14 @@
 // rate) and `paced` (the edge's default admission rate, clients with full-jitter backoff honouring
 // Retry-After). Ticks at the real feed's rhythm (every pair per 400 ms slot). After the storm the observers are
 // measured once more (settled): the survivor then holds every client.
+// `--formats full,compact` runs each recovery with full rows and with compact frames (?format=compact; the rows
+// are then stamped in a field of the row for every format, so all carry the same rows), and `--replays all,latest`
+// each resume with every tick replayed and with each pair's latest only (?replay=latest, whose gap counts the
+// ticks folded: those jumps are not counted as lost).
 // Where the machine has the cores, the survivor can be sized for the storm: `--survivor-workers N` (EDGE_WORKERS) on
 // `--survivor-cpus`, the killed edge on `--doomed-cpus`, the clients on `--client-cpus` (taskset lists).
 // Usage: npm run bench:stream-storm [-- --clients 15000 --first-share 90 --observers 200 --quiet 10 --modes paced
-//   --recoveries snapshot,resume --deadline-seconds 120 --cpu-prof-dir DIR --survivor-workers 1 --doomed-cpus 0 --survivor-cpus 0 --client-cpus 1]
+//   --recoveries snapshot,resume --formats full --replays all --deadline-seconds 120 --cpu-prof-dir DIR --survivor-workers 1 --doomed-cpus 0 --survivor-cpus 0 --client-cpus 1]
 import { connect } from '@nats-io/transport-node'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
@@ -28,6 +32,8 @@ import { startStreamService } from './stream-servers.ts'
 
 const MODES = ['at-once', 'paced'] as const
 const RECOVERIES = ['snapshot', 'resume'] as const
+const FORMATS = ['full', 'compact'] as const
+const REPLAYS = ['all', 'latest'] as const
 const command = parseCommandLine({
   usage: 'npm run bench:stream-storm -- [options]',
   summary:
@@ -58,6 +64,13 @@ const command = parseCommandLine({
       value: 'LIST',
       description: 'snapshot: reconnect for a snapshot; resume: reconnect with ?from=<the last cursor>',
     },
+    formats: { type: 'string', default: 'full', value: 'LIST', description: 'full: rows; compact: compact frames (full,compact: both)' },
+    replays: {
+      type: 'string',
+      default: 'all',
+      value: 'LIST',
+      description: "what a resume replays: all, every tick; latest, each pair's latest (all,latest: both)",
+    },
     'cpu-prof-dir': {
       type: 'string',
       value: 'DIR',
@@ -76,6 +89,8 @@ for (const option of ['observers', 'survivor-workers'] as const) command.number(
 for (const option of ['quiet', 'deadline-seconds'] as const) command.number(option, { min: 0 })
 const modes = args.modes.split(',').map((mode) => command.choice('modes', MODES, mode))
 const recoveries = args.recoveries.split(',').map((recovery) => command.choice('recoveries', RECOVERIES, recovery))
+const formats = args.formats.split(',').map((format) => command.choice('formats', FORMATS, format))
+const replays = args.replays.split(',').map((replay) => command.choice('replays', REPLAYS, replay))
 for (const option of ['doomed-cpus', 'survivor-cpus', 'client-cpus'] as const) {
   if (!isCpuList(args[option])) command.refuse(`--${option} is a CPU list such as 1, 0,1 or 0-3, not "${args[option]}"`)
 }
@@ -97,8 +112,16 @@ type Counted =
   | 'gaps'
 const sum = (reports: ClientReport[], key: Counted) => reports.reduce((total, report) => total + report[key], 0)
 
-async function storm(mode: (typeof MODES)[number], recovery: (typeof RECOVERIES)[number]) {
-  const run = `${recovery} ${mode}`
+interface Storm {
+  mode: (typeof MODES)[number]
+  recovery: (typeof RECOVERIES)[number]
+  format: (typeof FORMATS)[number]
+  replay: (typeof REPLAYS)[number]
+}
+
+async function storm({ mode, recovery, format, replay }: Storm) {
+  const folded = recovery === 'resume' && replay === 'latest'
+  const run = `${recovery}${folded ? ' latest' : ''} ${format} ${mode}`
   progress(`${run}: starting the two edges and ${clients} clients`)
   const [first, second] = [await freePort(), await freePort()]
   const admission = mode === 'at-once' ? { STREAM_UPGRADES_PER_SECOND: '1000000', STREAM_UPGRADE_BURST: '1000000' } : {}
@@ -115,7 +138,7 @@ async function storm(mode: (typeof MODES)[number], recovery: (typeof RECOVERIES)
     namespace: doomed.namespace,
     nodeArgs: args['cpu-prof-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof-dir']}`] : [],
   })
-  const publisher = new StampedTickPublisher(nc, doomed.namespace)
+  const publisher = new StampedTickPublisher(nc, doomed.namespace, formats.includes('compact') ? 'in-row' : 'trailing')
   await publisher.warm()
   const stopPublishing = new AbortController()
   const publishing = publisher.runSlots(SLOT_MS, Number.POSITIVE_INFINITY, stopPublishing.signal)
@@ -132,6 +155,8 @@ async function storm(mode: (typeof MODES)[number], recovery: (typeof RECOVERIES)
         reconnect: mode === 'at-once' ? 'at-once' : 'backoff',
         inflight: mode === 'at-once' ? count : 1000,
         resume: recovery === 'resume',
+        format,
+        replay,
         seed: group + 1,
         cpus: args['client-cpus'],
       }),
@@ -189,6 +214,8 @@ async function storm(mode: (typeof MODES)[number], recovery: (typeof RECOVERIES)
     const settled = await observers.report()
     const row = {
       recovery,
+      ...(formats.length > 1 && { format }),
+      ...(replays.length > 1 && { replay: folded ? 'latest' : recovery === 'resume' ? 'all' : '' }),
       mode,
       clients,
       'on killed edge': onKilledEdge,
@@ -201,8 +228,10 @@ async function storm(mode: (typeof MODES)[number], recovery: (typeof RECOVERIES)
       'MB to storm clients': Math.round(sum(reports, 'frameBytes') / 1e4) / 100,
       'resumes recovered': sum(reports, 'resumesRecovered'),
       'resumes refused': sum(reports, 'resumesRefused'),
-      // with resume, seq goes on across the move: a jump is a tick it lost
-      'storm clients seq gaps': sum(reports, 'seqGaps') + sum(reports, 'gaps'),
+      // with resume, seq goes on across the move: a jump is a tick it lost; with replay latest, the jumps its gaps
+      // announce are ticks folded by request, so only the jumps beyond them count
+      'storm clients seq gaps': folded ? sum(reports, 'seqGaps') - sum(reports, 'gaps') : sum(reports, 'seqGaps') + sum(reports, 'gaps'),
+      ...(folded && { 'ticks folded': sum(reports, 'gaps') }),
       'refused upgrades': sum(reports, 'refused'),
       '503s': sum(reports, 'refused503'),
       'failed connects': sum(reports, 'failed'),
@@ -230,7 +259,11 @@ const loadBefore = loadAverage()
 console.log(`reconnect storm: ${clients} clients, ${args['first-share']} % on the edge killed; load ${loadBefore}`)
 try {
   const rows = []
-  for (const mode of modes) for (const recovery of recoveries) rows.push(await storm(mode, recovery))
+  for (const mode of modes)
+    for (const recovery of recoveries)
+      for (const format of formats)
+        // a snapshot recovery replays nothing: one run whatever the replays asked
+        for (const replay of recovery === 'resume' ? replays : [replays[0]!]) rows.push(await storm({ mode, recovery, format, replay }))
   reportRows('stream-storm', args, rows, loadBefore, 'Reconnect storm')
 } finally {
   await nc.close()

@@ -6,8 +6,11 @@
 // (the publisher) and nats-server to CPU 1. Every figure is printed beside the client's CPU share.
 // With --compare <commit>, that commit's tree is built and measured beside this one, the trees alternating run by
 // run, and the ratios of the medians are printed (this tree against the commit and against the bare server).
+// With --formats full,compact the throughput scenario runs once per format (?format=compact: compact frames)
+// against the same server, and every row published is stamped in a field of the row (so that a compact
+// connection's static part holds), full rows included, so both formats carry the same rows.
 // Usage: npm run bench:stream [-- --clients 1000 --rates 3500,5000 --runs 3 --seconds 6 --paused-runs 5
-//        --workers 1,2 --no-baseline --compare <commit> --cpu-prof-dir DIR]
+//        --workers 1,2 --no-baseline --compare <commit> --cpu-prof-dir DIR --formats full,compact]
 import { connect } from '@nats-io/transport-node'
 import { spawnSync } from 'node:child_process'
 import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
@@ -46,6 +49,12 @@ const command = parseCommandLine({
       value: 'DIR',
       description: "write a CPU profile of each of this tree's edge processes here (node --cpu-prof)",
     },
+    formats: {
+      type: 'string',
+      default: 'full',
+      value: 'LIST',
+      description: 'stream formats in throughput (full, compact), comma-separated; with compact, every row is stamped in-row',
+    },
   },
 })
 const args = command.values
@@ -59,6 +68,10 @@ const latencyClients = command.number('latency-clients', whole)
 const pausedRuns = command.number('paused-runs', { min: 0, integer: true })
 const pausedRate = command.number('paused-rate', whole)
 const workerCounts = command.numbers('workers', whole)
+const formats = args.formats.split(',') as Array<'full' | 'compact'>
+if (formats.some((format) => format !== 'full' && format !== 'compact')) command.refuse(`--formats: full or compact, not "${args.formats}"`)
+// compact connections need rows whose static part holds: then every format gets those rows
+const rowsStamped = formats.includes('compact') ? 'in-row' : 'trailing'
 const progress = progressReporter()
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -145,7 +158,7 @@ async function withServer<T>(start: () => Promise<Server>, work: (server: Server
 }
 
 /** The engine's connections to `server`: one client process per group, on CPU 1. */
-const openSession = (server: Server, groups: number[]) =>
+const openSession = (server: Server, groups: number[], format: 'full' | 'compact' = 'full') =>
   NativeStreamSession.open({
     target: `http://127.0.0.1:${server.port}`,
     clientBinary,
@@ -154,6 +167,8 @@ const openSession = (server: Server, groups: number[]) =>
     cpus: '1',
     nc: publisherConnection,
     namespace: server.namespace,
+    format,
+    rows: rowsStamped,
   })
 
 // ---- scenarios
@@ -173,14 +188,18 @@ async function throughput() {
   for (let run = 1; run <= runs; run++) {
     for (const { key, start } of inTurn(run)) {
       await withServer(start, async (server) => {
-        const session = await openSession(server, [clients])
-        try {
-          for (const rate of rates) {
-            const { reading } = await step(server, session, { scenario: 'throughput', run, clients }, rate)
-            ;((figures[key] ??= {})[rate] ??= []).push(reading)
+        // only this tree has compact frames (not the bare server, nor an earlier commit)
+        for (const format of key === 'service' ? formats : ['full' as const]) {
+          const session = await openSession(server, [clients], format)
+          try {
+            for (const rate of rates) {
+              const scenario = formats.length > 1 ? `throughput, ${format}` : 'throughput'
+              const { reading } = await step(server, session, { scenario, run, clients }, rate)
+              ;((figures[format === 'full' ? key : `${key}-${format}`] ??= {})[rate] ??= []).push(reading)
+            }
+          } finally {
+            await session.close()
           }
-        } finally {
-          await session.close()
         }
       })
     }
@@ -295,6 +314,17 @@ function comparisons() {
       'p99 difference ms': Number((latencies.service!.medianP99Ms - latencies[key]!.medianP99Ms).toFixed(2)),
     })
   }
+  if (throughput['service-compact']) {
+    for (const rate of rates) {
+      const [compact, full] = [throughput['service-compact']![rate]!, throughput.service![rate]!]
+      lines.push({
+        against: 'full rows, the same tree',
+        scenario: `${clients} clients at ${rate} ticks/s, compact`,
+        'delivered ratio': Number((compact.medianRate / full.medianRate).toFixed(3)),
+        'p99 difference ms': Number((compact.medianP99Ms - full.medianP99Ms).toFixed(2)),
+      })
+    }
+  }
   if (lines.length > 0) {
     console.log(`\nthis tree against the others (medians of ${runs} runs)`)
     printTable(lines)
@@ -305,7 +335,8 @@ function comparisons() {
 const loadBefore = loadAverage()
 console.log(
   `price stream bench: ${clients} clients at ${rates.join(', ')} ticks/s, ${runs} runs, ${measureMs / 1000} s after ${warmupMs / 1000} s warm-up; ` +
-    `edge workers ${workerCounts.join(', ')}${compared ? `; beside ${comparedName}` : ''}; load average ${loadBefore}`,
+    `edge workers ${workerCounts.join(', ')}${compared ? `; beside ${comparedName}` : ''}; formats ${formats.join(', ')}; ` +
+    `load average ${loadBefore}`,
 )
 try {
   await throughput()
@@ -314,7 +345,8 @@ try {
   printTable(rows)
   results.comparisons = comparisons()
   console.log(JSON.stringify(results, null, 2))
-  writeFiguresWithLoad('stream', { rows, results, clients, rates, runs, measureMs, warmupMs, compared: compared?.commit }, loadBefore)
+  const figures = { rows, results, clients, rates, runs, measureMs, warmupMs, formats, compared: compared?.commit }
+  writeFiguresWithLoad('stream', figures, loadBefore)
 } finally {
   compared?.remove()
   await publisherConnection.close()

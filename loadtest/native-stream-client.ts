@@ -1,6 +1,7 @@
 // The native stream client: the epoll client in C of this repository (native/stream-client.c), compiled by
 // native/build.sh into a temporary directory at run time and driven over its stdin/stdout protocol; and a publisher of rows in the edge's format whose last field "t" is the
-// publish time in µs (monotonic), which the client reads back from each tick frame's tail for latency.
+// publish time in µs (monotonic), which the client reads back from each tick frame's tail for latency (or, for
+// compact frames, rows whose stamp is a field of the row).
 import type { NatsConnection } from '@nats-io/transport-node'
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
@@ -10,6 +11,7 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { busNames } from '../bus/subjects.ts'
 import { PAIRS } from '../schemas/pairs.ts'
+import { syntheticPriceRow } from '../schemas/synthetic-price-row.ts'
 import { pinned } from './pinning.ts'
 
 const SYMBOLS = PAIRS.map((pair) => pair.symbol)
@@ -72,6 +74,10 @@ export interface LoadClientOptions {
   reconnect?: 'never' | 'at-once' | 'backoff'
   /** ask for cursors and reopen with ?from=<the last cursor>: a recovered resume keeps the seq baselines */
   resume?: boolean
+  /** ask for compact frames (?format=compact) */
+  format?: 'full' | 'compact'
+  /** with resume: `latest` asks for each pair's latest tick only (&replay=latest) */
+  replay?: 'all' | 'latest'
   /** handshakes under way at once (default 200) */
   inflight?: number
   seed?: number
@@ -97,6 +103,8 @@ export class LoadClient {
       `--reconnect=${options.reconnect ?? 'never'}`,
       `--inflight=${options.inflight ?? 200}`,
       `--resume=${options.resume ? 1 : 0}`,
+      `--format=${options.format ?? 'full'}`,
+      `--replay=${options.replay ?? 'all'}`,
       `--seed=${options.seed ?? 1}`,
       '--origin=http://bench',
       '--quickack=1',
@@ -158,27 +166,51 @@ export class LoadClient {
  */
 const STAMP_OFFSET_US = 10n ** 15n
 
+/**
+ * How a row carries its stamp: `trailing`, in a last field "t" after a short schedule; `in-row`, a row as the
+ * ingestor writes it (the whole schedule, no other field) with the stamp as its secondsToToggleIsDayTradingClosed,
+ * so that a compact connection's static part stays the same from tick to tick.
+ */
+export type StampedRows = 'trailing' | 'in-row'
+
+/** Each pair's row as the bytes before and after its stamp. */
+function stampedRowParts(rows: StampedRows): Array<[string, string]> {
+  const timestampSeconds = Math.floor(Date.now() / 1000)
+  return PAIRS.map((pair) => {
+    if (rows === 'in-row') {
+      const row = JSON.stringify(
+        syntheticPriceRow(pair.symbol, { bid: 99.99, ask: 100.01, secondsToToggleIsDayTradingClosed: 0, timestampSeconds }),
+      )
+      const [head, tail] = row.split('"secondsToToggleIsDayTradingClosed":0')
+      return [`${head}"secondsToToggleIsDayTradingClosed":`, tail!]
+    }
+    const head =
+      `{"feed_id":"0x${pair.id.toString(16).padStart(64, '0')}","pair":"${pair.symbol}","from":"${pair.base}","to":"${pair.quote}",` +
+      `"bid":99.99,"mid":100,"ask":100.01,"isMarketOpen":true,"isDayTradingClosed":false,"secondsToToggleIsDayTradingClosed":-1,` +
+      `"timestampSeconds":${timestampSeconds},"schedule":{"id":0,"alwaysOpen":true},"t":`
+    return [head, '}']
+  })
+}
+
 /** Publishes rows stamped with their publish time (the native client's latency source) on the service's bus. */
 export class StampedTickPublisher {
   private readonly subjects: string[]
-  private readonly heads = PAIRS.map(
-    (pair) =>
-      `{"feed_id":"0x${pair.id.toString(16).padStart(64, '0')}","pair":"${pair.symbol}","from":"${pair.base}","to":"${pair.quote}",` +
-      `"bid":99.99,"mid":100,"ask":100.01,"isMarketOpen":true,"isDayTradingClosed":false,"secondsToToggleIsDayTradingClosed":-1,` +
-      `"timestampSeconds":${Math.floor(Date.now() / 1000)},"schedule":{"id":0,"alwaysOpen":true},"t":`,
-  )
+  private readonly parts: Array<[string, string]>
 
   constructor(
     private readonly nc: NatsConnection,
     namespace: string,
+    rows: StampedRows = 'trailing',
   ) {
     const names = busNames(namespace)
     this.subjects = PAIRS.map((pair) => names.tickSubject(pair.symbol))
+    this.parts = stampedRowParts(rows)
   }
 
   private publish(pairId: number): void {
     const stamp = STAMP_OFFSET_US + process.hrtime.bigint() / 1000n
-    this.nc.publish(this.subjects[pairId]!, Buffer.from(`${this.heads[pairId]}${stamp}}`))
+    const [head, tail] = this.parts[pairId]!
+    this.nc.publish(this.subjects[pairId]!, Buffer.from(`${head}${stamp}${tail}`))
   }
 
   /** One row per pair, so snapshots carry every row. */

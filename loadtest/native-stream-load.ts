@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { processCpuMs } from './cpu-meter.ts'
 import type { LatencySummary } from './latency.ts'
 import { cpuShare, progressLine, type LoadResult, type MeasuredWindow, type SecondFigures } from './load-result.ts'
-import { LoadClient, StampedTickPublisher, type ClientReport } from './native-stream-client.ts'
+import { LoadClient, StampedTickPublisher, type ClientReport, type StampedRows } from './native-stream-client.ts'
 import { totalCpuMs, totalRssMb } from './server-processes.ts'
 
 export interface NativeStreamOptions {
@@ -32,6 +32,10 @@ export interface NativeStreamOptions {
   namespace: string
   /** the service's processes, when on this machine: their CPU and memory join the figures */
   serverPids?: number[]
+  /** the connections ask for compact frames (default full) */
+  format?: 'full' | 'compact'
+  /** how the published rows carry their stamp (default trailing; compact frames need in-row) */
+  rows?: StampedRows
 }
 
 export interface NativeStreamStep {
@@ -97,7 +101,7 @@ export class NativeStreamSession {
   /** Publishes a row per pair (so snapshots carry every row), then opens every group's connections. */
   static async open(options: NativeStreamOptions): Promise<NativeStreamSession> {
     const port = loopbackPort(options.target)
-    const publisher = new StampedTickPublisher(options.nc, options.namespace)
+    const publisher = new StampedTickPublisher(options.nc, options.namespace, options.rows)
     await publisher.warm()
     const clients = options.groups.map(
       (count, group) =>
@@ -110,6 +114,7 @@ export class NativeStreamSession {
           sources: options.sources,
           seed: group + 1,
           cpus: options.cpus,
+          format: options.format,
         }),
     )
     try {

@@ -3,16 +3,22 @@
 // stream and the bus use; only the prose and the channel layout are written here.
 import { z } from 'zod'
 import { priceRowExample, stockRowExample } from './openapi-examples.ts'
+import { pairBySymbol } from './pairs.ts'
 import { PriceRow } from './price.ts'
 import {
   AckFrame,
   ClientMessage,
+  CompactSnapshotFrame,
+  CompactSnapshotFrameWithCursor,
+  CompactTickFrame,
+  CompactTickFrameWithCursor,
   ErrorFrame,
   GapFrame,
   GapFrameWithCursor,
   ResumedFrame,
   SnapshotFrame,
   SnapshotFrameWithCursor,
+  StaticFrame,
   TickFrame,
   TickFrameWithCursor,
 } from './stream.ts'
@@ -33,6 +39,11 @@ const SCHEMAS = {
   TickFrameWithCursor,
   GapFrameWithCursor,
   ResumedFrame,
+  CompactSnapshotFrame,
+  CompactSnapshotFrameWithCursor,
+  StaticFrame,
+  CompactTickFrame,
+  CompactTickFrameWithCursor,
   AckFrame,
   ErrorFrame,
   ClientMessage,
@@ -66,6 +77,10 @@ const STREAM_DESCRIPTION = (
 
 **Cursor and resume (opt-in).** With \`?cursor=true\` the \`snapshot\`, \`tick\` and \`gap\` frames also carry \`cursor\` (\`<epoch>-<position>\`). With \`?from=<cursor>\` (and the usual \`pairs\`) the first frame is \`resumed\`: \`recovered: true\` and then every tick of the filter after the cursor, in order and once, then live ticks, no snapshot, seq continuing; or \`recovered: false\` (a cursor older than the retained window, of another epoch, or unknown) and the usual snapshot. A malformed cursor refuses the upgrade with 400. Without opt-in the frames are as above, with no cursor.
 
+**Folded resume (opt-in).** With \`?replay=latest\` beside \`?from=\` (or \`Last-Event-ID\`), a recovered resume sends, after \`resumed\`, one \`gap\` (with the cursor resumed from) counting every tick it leaves out, then only the latest tick of each pair that ticked after the cursor, in cursor order: each pair's seq jumps by its folded ticks plus one, and those jumps add up to the gap's \`dropped\`. It costs at most one tick per pair however long the client was away. \`?replay=all\` (the default) replays every tick.
+
+**Compact frames (opt-in).** With \`?format=compact\` the snapshot adds \`ids\`, the pair id of each row; each tick is \`t\`: \`seq\`, the pair id \`p\` and \`d\`, the row's changing fields by position (bid, mid, ask, flags = isMarketOpen 1 + isDayTradingClosed 2, secondsToToggleIsDayTradingClosed, timestampSeconds), with \`cursor\` as opted in; the rest of the row (feed id, pair, from, to, schedule) is the pair's static part, sent in a \`static\` frame before a tick whenever it differs from the one the connection has (a pair's first tick without a snapshot row, a pair added by \`subscribe\`, a changed feed id or schedule, and after ticks dropped for a slow reader). The row is the static part with the tick's fields. Gaps, seq, cursors, resume and the limits are as above; a resume replays compact frames. An unknown \`format\` or \`replay\`, or either repeated, refuses the upgrade with 400.
+
 **Server-Sent Events.** The same path answers \`GET\` with \`Accept: text/event-stream\`: events \`snapshot\`, \`tick\`, \`gap\` and \`resumed\`, each \`data\` the frame's JSON with its cursor and \`id\` the cursor; \`Last-Event-ID\` (or \`?from=\`) resumes as above. Same \`pairs\` filter, budgets, ceilings and origin allowlist; a comment every 5 s; the response ends at shutdown (an \`EventSource\` comes back with its \`Last-Event-ID\`). A plain GET is 426.
 
 **Filter state machine.** Without \`?pairs=\` a connection receives every pair: \`subscribe\` is acked with \`pairCount: null\` whatever it lists, and \`unsubscribe\` is an \`error\` \`no_filter\` (reconnect with \`?pairs=\` to narrow). With \`?pairs=\` the connection is filtered: \`subscribe\` adds listed pairs, \`unsubscribe\` removes them (down to 0), each acked with the number of pairs now received; an unlisted symbol or an empty list is \`invalid_pairs\`. Wherever a pair is named (\`?pairs=\`, \`subscribe\`, \`unsubscribe\`) its legacy spelling from the pairs list is accepted too (\`SPX-USD\` for \`US500-USD\`); the filter counts an asset once whichever spelling named it, and every frame names the pair by its symbol. A pair added by \`subscribe\` has no baseline: its first tick is one. Every client message gets exactly one reply (\`ack\` or \`error\`), in order; \`malformed\` for anything that is not \`{ type, pairs: [...] }\` JSON text, \`unknown_type\` for another \`type\`.
@@ -87,6 +102,18 @@ const streamMessage = (name: string, title: string, schema: SchemaName, example:
   payload: ref(`components/schemas/${schema}`),
   examples: [{ payload: example }],
 })
+
+const pairIdOf = (row: PriceRow) => pairBySymbol(row.pair)!.id
+
+function staticPartOf({ feed_id, pair, from, to, schedule }: PriceRow) {
+  return { feed_id, pair, from, to, schedule }
+}
+
+function compactTickOf(row: PriceRow, seq: number) {
+  const flags = (row.isMarketOpen ? 1 : 0) + (row.isDayTradingClosed ? 2 : 0)
+  const d = [row.bid, row.mid, row.ask, flags, row.secondsToToggleIsDayTradingClosed, row.timestampSeconds]
+  return { type: 't', seq, p: pairIdOf(row), d }
+}
 
 export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: StreamLimits) {
   return {
@@ -127,6 +154,11 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           tickWithCursor: ref('components/messages/tickWithCursor'),
           gapWithCursor: ref('components/messages/gapWithCursor'),
           resumed: ref('components/messages/resumed'),
+          compactSnapshot: ref('components/messages/compactSnapshot'),
+          compactSnapshotWithCursor: ref('components/messages/compactSnapshotWithCursor'),
+          static: ref('components/messages/static'),
+          compactTick: ref('components/messages/compactTick'),
+          compactTickWithCursor: ref('components/messages/compactTickWithCursor'),
           ack: ref('components/messages/ack'),
           error: ref('components/messages/error'),
           filterChange: ref('components/messages/filterChange'),
@@ -154,6 +186,17 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
                     'A cursor to resume after (frames then carry theirs): the first frame is `resumed`. Not `<epoch>-<position>`: 400. For Server-Sent Events the `Last-Event-ID` header does the same (`from` wins when both are sent).',
                   examples: ['mwysrltn-311'],
                 },
+                format: {
+                  type: 'string',
+                  enum: ['full', 'compact'],
+                  description: '`compact`: compact frames (`t` and `static`, and `ids` in the snapshot); `full` (the default): rows',
+                },
+                replay: {
+                  type: 'string',
+                  enum: ['all', 'latest'],
+                  description:
+                    "What a recovered resume replays: `all` (the default) every tick after the cursor; `latest` each pair's latest tick, after one `gap` counting the ticks folded",
+                },
               },
               additionalProperties: false,
             },
@@ -162,7 +205,7 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           http: {
             method: 'GET',
             description:
-              "Server-Sent Events (`Accept: text/event-stream`, answered `200` with `Content-Type: text/event-stream`): every event is `event: <type>`, `id: <cursor>` (none on `resumed` with `recovered: false`) and `data: <the frame>`; the query is the WebSocket's, and the `Last-Event-ID` header resumes.",
+              "Server-Sent Events (`Accept: text/event-stream`, answered `200` with `Content-Type: text/event-stream`): every event is `event: <type>` (the frame's type: `snapshot`, `tick`, `gap`, `resumed`, and with compact frames `t` and `static`), `id: <cursor>` (none on `resumed` with `recovered: false`, nor on `static`) and `data: <the frame>`; the query is the WebSocket's, and the `Last-Event-ID` header resumes.",
             bindingVersion: '0.3.0',
           },
         },
@@ -197,6 +240,11 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           ref('channels/priceStream/messages/tickWithCursor'),
           ref('channels/priceStream/messages/gapWithCursor'),
           ref('channels/priceStream/messages/resumed'),
+          ref('channels/priceStream/messages/compactSnapshot'),
+          ref('channels/priceStream/messages/compactSnapshotWithCursor'),
+          ref('channels/priceStream/messages/static'),
+          ref('channels/priceStream/messages/compactTick'),
+          ref('channels/priceStream/messages/compactTickWithCursor'),
         ],
       },
       receiveFilterChange: {
@@ -259,6 +307,36 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           recovered: true,
           cursor: 'mwysrltn-311',
         }),
+        compactSnapshot: streamMessage('compactSnapshot', 'Snapshot of a connection of compact frames', 'CompactSnapshotFrame', {
+          type: 'snapshot',
+          seq: { 'BTC-USD': 1042, 'AAPL-USD': 77 },
+          data: [priceRowExample, stockRowExample],
+          ids: [pairIdOf(priceRowExample), pairIdOf(stockRowExample)],
+        }),
+        compactSnapshotWithCursor: streamMessage(
+          'compactSnapshotWithCursor',
+          'Snapshot of compact frames with its cursor',
+          'CompactSnapshotFrameWithCursor',
+          {
+            type: 'snapshot',
+            seq: { 'BTC-USD': 1042, 'AAPL-USD': 77 },
+            data: [priceRowExample, stockRowExample],
+            ids: [pairIdOf(priceRowExample), pairIdOf(stockRowExample)],
+            cursor: 'mwysrltn-310',
+          },
+        ),
+        static: streamMessage('static', "A pair's static part (compact frames)", 'StaticFrame', {
+          type: 'static',
+          p: pairIdOf(priceRowExample),
+          data: staticPartOf(priceRowExample),
+        }),
+        compactTick: streamMessage('compactTick', 'Compact tick', 'CompactTickFrame', compactTickOf(priceRowExample, 1043)),
+        compactTickWithCursor: streamMessage(
+          'compactTickWithCursor',
+          'Compact tick with its cursor (opted in, and every event)',
+          'CompactTickFrameWithCursor',
+          { ...compactTickOf(priceRowExample, 1043), cursor: 'mwysrltn-311' },
+        ),
         ack: streamMessage('ack', 'Acknowledgement of a filter change', 'AckFrame', { type: 'ack', for: 'subscribe', pairCount: 3 }),
         error: streamMessage('error', 'Refusal of a client message', 'ErrorFrame', {
           type: 'error',

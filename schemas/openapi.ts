@@ -282,6 +282,14 @@ export function buildOpenApiDocument(): oas31.OpenAPIObject {
                   'A cursor (`<epoch>-<position>`) to resume after: the first frame is `resumed`, with `recovered: true` and the ticks after it, or `recovered: false` and a snapshot. Overrides `Last-Event-ID`',
                 example: 'mwysrltn-311',
               }),
+              format: z.enum(['full', 'compact']).optional().meta({
+                description:
+                  "`compact`: compact frames: the snapshot adds `ids` (the pair id of each row), ticks are `t` frames with the pair id and the changing fields by position, and a pair's static part (feed id, symbols, schedule) comes in a `static` frame only when the connection does not have it; `full` (the default): rows. Server-Sent Events name the events `t` and `static`",
+              }),
+              replay: z.enum(['all', 'latest']).optional().meta({
+                description:
+                  "What a recovered resume (`from`, `Last-Event-ID`) replays: `all` (the default) every tick after the cursor; `latest` each pair's latest tick, after one `gap` whose `dropped` counts the ticks folded",
+              }),
             }),
             header: z.object({
               accept: z.string().optional().meta({ description: '`text/event-stream` for Server-Sent Events instead of an upgrade' }),
@@ -301,7 +309,11 @@ export function buildOpenApiDocument(): oas31.OpenAPIObject {
                 },
               },
             },
-            400: framework('Invalid `pairs` query, or a malformed cursor (`from`, `Last-Event-ID`)', 400, COMMON_HEADERS),
+            400: framework(
+              'Invalid `pairs` query, a malformed cursor (`from`, `Last-Event-ID`), an unknown `format` or `replay`, or a repeated parameter',
+              400,
+              COMMON_HEADERS,
+            ),
             403: {
               description: 'Browser origin not allowed (bare for an upgrade; the framework body for Server-Sent Events)',
               headers: COMMON_HEADERS,

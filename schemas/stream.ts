@@ -35,6 +35,44 @@ export const SnapshotFrameWithCursor = SnapshotFrame.extend({ cursor: Cursor })
 export const TickFrameWithCursor = TickFrame.extend({ cursor: Cursor })
 export const GapFrameWithCursor = GapFrame.extend({ cursor: Cursor })
 
+// Compact frames (`?format=compact`): a row's static part comes once, the tick carries the rest by position.
+
+/** A row without its prices, flags and timestamp: what stays the same from tick to tick. */
+export const RowStaticPart = PriceRow.omit({
+  bid: true,
+  mid: true,
+  ask: true,
+  isMarketOpen: true,
+  isDayTradingClosed: true,
+  secondsToToggleIsDayTradingClosed: true,
+  timestampSeconds: true,
+})
+
+const PairId = z.number().int().nonnegative().meta({ description: "The pair's id: the snapshot's `ids` and static frames name it" })
+
+/** The snapshot of a compact connection: the full rows, and the pair id of each row (`ids[i]` is `data[i]`'s). */
+export const CompactSnapshotFrame = SnapshotFrame.extend({ ids: z.array(PairId) })
+export const CompactSnapshotFrameWithCursor = CompactSnapshotFrame.extend({ cursor: Cursor })
+
+/** A pair's static part: before its first tick when the connection has none, and whenever it changes. */
+export const StaticFrame = z.strictObject({
+  type: z.literal('static'),
+  p: PairId,
+  data: RowStaticPart,
+})
+
+/** A tick of a compact connection: `d` is [bid, mid, ask, flags, secondsToToggleIsDayTradingClosed, timestampSeconds]. */
+export const CompactTickFrame = z.strictObject({
+  type: z.literal('t'),
+  seq: z.number().int(),
+  p: PairId,
+  d: z.tuple([z.number(), z.number(), z.number(), z.number().int().min(0).max(3), z.number().int(), z.number().int()]).meta({
+    description:
+      "The row's changing fields by position: bid, mid, ask, flags (isMarketOpen 1 plus isDayTradingClosed 2), secondsToToggleIsDayTradingClosed, timestampSeconds",
+  }),
+})
+export const CompactTickFrameWithCursor = CompactTickFrame.extend({ cursor: Cursor })
+
 /** The first frame of a resume (`?from=`, `Last-Event-ID`): with the cursor when recovered, else a snapshot follows. */
 export const ResumedFrame = z.strictObject({
   type: z.literal('resumed'),

@@ -39,6 +39,39 @@ export interface ResumedFrame {
   recovered: boolean
   cursor?: string | undefined
 }
+/**
+ * Compact frames (`?format=compact`): the snapshot adds the pair id of each row; a tick carries the changing
+ * fields by position, and a pair's static part comes in the snapshot or a `static` frame, again when it changes.
+ */
+export interface CompactSnapshotFrame extends SnapshotFrame {
+  /** the pair id of each row of `data`, in order */
+  ids: number[]
+}
+export interface CompactSnapshotFrameWithCursor extends CompactSnapshotFrame {
+  cursor: string
+}
+/** A row's fields that stay the same from tick to tick. */
+export type RowStaticPart = Omit<
+  PriceRow,
+  'bid' | 'mid' | 'ask' | 'isMarketOpen' | 'isDayTradingClosed' | 'secondsToToggleIsDayTradingClosed' | 'timestampSeconds'
+>
+export interface StaticFrame {
+  type: 'static'
+  /** the pair id */
+  p: number
+  data: RowStaticPart
+}
+export interface CompactTickFrame {
+  type: 't'
+  seq: number
+  /** the pair id */
+  p: number
+  /** bid, mid, ask, flags (isMarketOpen 1 plus isDayTradingClosed 2), secondsToToggleIsDayTradingClosed, timestampSeconds */
+  d: [number, number, number, number, number, number]
+}
+export interface CompactTickFrameWithCursor extends CompactTickFrame {
+  cursor: string
+}
 export interface AckFrame {
   type: 'ack'
   for: 'subscribe' | 'unsubscribe'
@@ -60,6 +93,11 @@ export type ServerFrame =
   | ResumedFrame
   | AckFrame
   | ErrorFrame
+  | CompactSnapshotFrame
+  | CompactSnapshotFrameWithCursor
+  | StaticFrame
+  | CompactTickFrame
+  | CompactTickFrameWithCursor
 
 export interface ClientMessage {
   type: 'subscribe' | 'unsubscribe'

@@ -27,8 +27,13 @@ const parity: [
   Same<frames.ResumedFrame, z.infer<typeof schemas.ResumedFrame>>,
   Same<frames.AckFrame, z.infer<typeof schemas.AckFrame>>,
   Same<frames.ErrorFrame, z.infer<typeof schemas.ErrorFrame>>,
+  Same<frames.CompactSnapshotFrame, z.infer<typeof schemas.CompactSnapshotFrame>>,
+  Same<frames.CompactSnapshotFrameWithCursor, z.infer<typeof schemas.CompactSnapshotFrameWithCursor>>,
+  Same<frames.StaticFrame, z.infer<typeof schemas.StaticFrame>>,
+  Same<frames.CompactTickFrame, z.infer<typeof schemas.CompactTickFrame>>,
+  Same<frames.CompactTickFrameWithCursor, z.infer<typeof schemas.CompactTickFrameWithCursor>>,
   Same<frames.ClientMessage, z.infer<typeof schemas.ClientMessage>>,
-] = [true, true, true, true, true, true, true, true, true, true, true]
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true]
 
 const run = promisify(execFile)
 const packageDirectory = fileURLToPath(new URL('..', import.meta.url))

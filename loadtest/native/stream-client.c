@@ -17,6 +17,12 @@
 // with ?from=<cursor>: a `resumed` frame with recovered:true keeps its seq baselines (a jump across the move is a
 // tick lost by it), one with recovered:false is followed by a snapshot. A connection is current once it holds its
 // snapshot or its recovered resume (whose replay follows in the same send).
+// With --format=compact a connection asks for compact frames (?format=compact): ticks {"type":"t","seq":N,"p":<pair
+// id>,"d":[...]} name the pair by its id (the --symbols order), `static` frames are counted as bytes only, and
+// latency is read from the stamp in d's fifth value. Rows whose stamp is in "secondsToToggleIsDayTradingClosed"
+// (10^15 or more) instead of a trailing "t" give full ticks their latency from there.
+// With --replay=latest a resume asks for each pair's latest tick only (&replay=latest): its gap counts the
+// ticks folded, and the seq jumps after it are those ticks.
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -68,6 +74,8 @@ static struct {
   int all_pairs_share;
   enum reconnect reconnect;
   int resume;
+  int compact;
+  int replay_latest;
   unsigned seed;
 } opt = {.count = 100, .inflight = 200, .port_count = 0, .first_port_share = 100, .pairs = "all", .origin = "http://localhost", .seed = 1};
 
@@ -217,9 +225,13 @@ static void drop(int i, int retry_after_s) {
 
 static void send_upgrade(int i) {
   conn_t *c = &conns[i];
-  char request[1536], resume[64] = "";
+  char request[1536], resume[128] = "";
+  size_t used = 0;
+  if (opt.compact) used += (size_t)snprintf(resume, sizeof resume, "%sformat=compact", c->query[0] ? "&" : "?");
   if (opt.resume)
-    snprintf(resume, sizeof resume, "%s%s%s", c->query[0] ? "&" : "?", c->cursor[0] ? "from=" : "cursor=true", c->cursor);
+    used += (size_t)snprintf(resume + used, sizeof resume - used, "%s%s%s", c->query[0] || used ? "&" : "?",
+                             c->cursor[0] ? "from=" : "cursor=true", c->cursor);
+  if (opt.resume && opt.replay_latest && c->cursor[0]) snprintf(resume + used, sizeof resume - used, "&replay=latest");
   int length = snprintf(request, sizeof request,
                         "GET /v1/prices/stream%s%s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: %s\r\n\r\n",
@@ -266,6 +278,22 @@ static const unsigned char *take_cursor(conn_t *c, const unsigned char *p, const
   return quote - 10 + 1; /* the comma stands where the closing brace would be */
 }
 
+/* A tick's seq on its pair: a jump is a seq gap. */
+static void count_seq(conn_t *c, int pair, uint32_t seq) {
+  if (pair < 0 || pair >= symbol_count) return;
+  uint32_t last = c->last_seq[pair];
+  if (last != UINT32_MAX && seq > last + 1) seq_gaps += seq - last - 1;
+  c->last_seq[pair] = seq;
+}
+
+/* A stamp written as a number at `at` (10^15 or more), if it is one. */
+static void latency_from_number(const unsigned char *at, uint64_t now) {
+  uint64_t stamp = strtoull((const char *)at, NULL, 10);
+  if (stamp >= STAMP_OFFSET_US) record_latency((int64_t)now - (int64_t)(stamp - STAMP_OFFSET_US));
+}
+
+#define TOGGLE_FIELD "\"secondsToToggleIsDayTradingClosed\":"
+
 /* A tick: {"type":"tick","seq":N,"data":{...,"pair":"A/B",...[,"t":<16 digits>]}[,"cursor":"..."]} */
 static void read_tick(conn_t *c, const unsigned char *p, const unsigned char *end, uint64_t now) {
   msgs++;
@@ -275,18 +303,30 @@ static void read_tick(conn_t *c, const unsigned char *p, const unsigned char *en
   const unsigned char *pair_field = memmem(p, (size_t)(end - p), "\"pair\":\"", 8);
   if (pair_field) {
     const unsigned char *name = pair_field + 8, *close_quote = memchr(name, '"', (size_t)(end - name));
-    int pair = close_quote ? symbol_index(name, (size_t)(close_quote - name)) : -1;
-    if (pair >= 0) {
-      uint32_t last = c->last_seq[pair];
-      if (last != UINT32_MAX && seq > last + 1) seq_gaps += seq - last - 1;
-      c->last_seq[pair] = seq;
-    }
+    count_seq(c, close_quote ? symbol_index(name, (size_t)(close_quote - name)) : -1, seq);
   }
   if (end - p > 24 && memcmp(end - 22, "\"t\":", 4) == 0) {
     uint64_t stamp = 0;
     for (const unsigned char *d = end - 18; d < end - 2; d++) stamp = stamp * 10 + (uint64_t)(*d - '0');
     record_latency((int64_t)now - (int64_t)(stamp - STAMP_OFFSET_US));
+  } else {
+    const unsigned char *toggle = memmem(p, (size_t)(end - p), TOGGLE_FIELD, sizeof TOGGLE_FIELD - 1);
+    if (toggle) latency_from_number(toggle + sizeof TOGGLE_FIELD - 1, now);
   }
+}
+
+/* A compact tick: {"type":"t","seq":N,"p":<pair id>,"d":[bid,mid,ask,flags,<stamp>,timestamp]}[,"cursor":"..."] */
+static void read_compact_tick(conn_t *c, const unsigned char *p, const unsigned char *end, uint64_t now) {
+  msgs++;
+  bytes_in += (uint64_t)(end - p);
+  end = take_cursor(c, p, end);
+  char *after;
+  uint32_t seq = (uint32_t)strtoul((const char *)p + 18, &after, 10);
+  if (end - (const unsigned char *)after < 6 || memcmp(after, ",\"p\":", 5) != 0) return;
+  count_seq(c, (int)strtol(after + 5, &after, 10), seq);
+  const unsigned char *values = memmem(after, (size_t)(end - (const unsigned char *)after), "\"d\":[", 5);
+  for (int commas = 0; values && commas < 4; commas++) values = memchr(values + 1, ',', (size_t)(end - values - 1));
+  if (values) latency_from_number(values + 1, now);
 }
 
 static int retry_after_of(const unsigned char *head, size_t len) {
@@ -361,8 +401,11 @@ static void on_readable(int i) {
     const unsigned char *p = buffer + off + header, *end = p + payload;
     int opcode = first & 15;
     if (opcode == 1) frame_bytes += payload;
-    if (opcode == 1 && payload > 20 && p[9] == 't') read_tick(c, p, end, now);
-    else if (opcode == 1 && payload > 20 && p[9] == 's') {
+    if (opcode == 1 && payload > 20 && p[9] == 't' && p[10] == '"') read_compact_tick(c, p, end, now);
+    else if (opcode == 1 && payload > 20 && p[9] == 't') read_tick(c, p, end, now);
+    else if (opcode == 1 && payload > 20 && p[9] == 's' && p[10] == 't') {
+      /* a compact connection's static part: its bytes are counted with every frame's */
+    } else if (opcode == 1 && payload > 20 && p[9] == 's') {
       take_cursor(c, p, end);
       read_snapshot(c, p, end);
       snapshots++;
@@ -455,13 +498,15 @@ int main(int argc, char **argv) {
     else if (!strncmp(argv[a], "--inflight=", 11)) opt.inflight = atoi(v);
     else if (!strncmp(argv[a], "--seed=", 7)) opt.seed = (unsigned)strtoul(v, NULL, 10);
     else if (!strncmp(argv[a], "--resume=", 9)) opt.resume = atoi(v);
+    else if (!strncmp(argv[a], "--format=", 9)) opt.compact = !strcmp(v, "compact");
+    else if (!strncmp(argv[a], "--replay=", 9)) opt.replay_latest = !strcmp(v, "latest");
     else if (!strncmp(argv[a], "--reconnect=", 12))
       opt.reconnect = !strcmp(v, "backoff") ? RECONNECT_BACKOFF : !strcmp(v, "at-once") ? RECONNECT_AT_ONCE : RECONNECT_NEVER;
   }
   if (opt.port_count == 0 || opt.count <= 0) {
     fprintf(stderr, "usage: stream-client --n=N --ports=P[,P2] [--first-port-share=PCT] [--sources=A,B] [--pairs=all|rand:K|A,B]\n"
                     "  [--all-pairs-share=PCT] [--symbols=A,B] [--origin=URL] [--inflight=N] [--reconnect=never|at-once|backoff] [--seed=S]\n"
-                    "  [--resume=0|1]\n");
+                    "  [--resume=0|1] [--format=full|compact] [--replay=all|latest]\n");
     return 2;
   }
   srand(opt.seed);

@@ -23,9 +23,15 @@ export interface StreamConnection {
   readonly withCursor: boolean
   /** the cursor it asked to resume after (`?from=`) */
   readonly resumeAfter: Cursor | undefined
+  /** its ticks are compact frames (`?format=compact`) */
+  readonly compact: boolean
+  /** its resume sends each pair's latest tick only (`?replay=latest`) */
+  readonly foldReplay: boolean
   mode: DeliveryMode
   /** while lagging: the published seq summed over the filter when it stopped receiving ticks */
   lagBaseline: number
+  /** while lagging, compact: it holds the static parts changed up to this change number (CompactTicks.changes) */
+  staticsAfter: number
   /** cleared by each ping, set by the pong that answers it */
   answeredPing: boolean
   readonly messages: MessageBudget

@@ -1,17 +1,23 @@
 import type { TemplatedApp } from 'uWebSockets.js'
 import type { Metrics } from '../../kit/metrics.ts'
-import { PAIRS } from '../../schemas/pairs.ts'
+import type { CompactTicks } from './compact-frames.ts'
 import type { StreamConnection } from './connection.ts'
 import type { Arrival } from './fan-out.ts'
-import { gapFrame, TickFrameWriter } from './frames.ts'
-import { wantsPair, type PairFilter } from './pair-filter.ts'
+import { gapFrame } from './frames.ts'
+import { pairIdsOf, wantsPair, type PairFilter } from './pair-filter.ts'
 import type { PublishedTicks } from './published-ticks.ts'
+import {
+  everyPairTopic,
+  hasCursor,
+  pairTopic,
+  TickFrameVariants,
+  topicsOf,
+  VARIANTS,
+  variantOf,
+  type TickFrames,
+  type Variant,
+} from './tick-variants.ts'
 
-const EVERY_PAIR_TOPIC = 'ticks'
-const PAIR_TOPICS = PAIRS.map((pair) => `ticks:${pair.symbol}`)
-// the same frames with their cursor, for the connections that opted in (`?cursor=true`, `?from=`)
-const EVERY_PAIR_CURSOR_TOPIC = 'cursor-ticks'
-const PAIR_CURSOR_TOPICS = PAIRS.map((pair) => `cursor-ticks:${pair.symbol}`)
 /**
  * Every socket stays subscribed to this topic, which is never published to: uWebSockets.js frees a
  * socket's subscriber record when it leaves its last topic, and with it any frames still queued for it.
@@ -33,6 +39,8 @@ export interface DeliveryOptions {
    * short to gain from it.
    */
   compressTicks: boolean
+  /** the compact form of each tick, shared with the other deliveries */
+  compact: CompactTicks
   metrics: Metrics
 }
 
@@ -48,8 +56,10 @@ export interface DeliveryOptions {
  * costs nothing per tick: what it missed is the published seq summed over its filter now, minus the same
  * sum when it stopped. Its drain event brings it back.
  *
- * A tick's frame is written once per variant and shared: without its cursor (every connection's, as the
- * spec has it) and, only while some connection opted in, with it.
+ * A tick's frame is written once per variant (tick-variants.ts) that some connection receives, and shared:
+ * full rows without the cursor (every connection's, as the spec has it), and as connections opted in, with
+ * it, compact, or both. A compact connection that lagged is sent the static parts that changed meanwhile
+ * before its ticks resume.
  */
 export class Delivery {
   private readonly shared = new Set<StreamConnection>()
@@ -58,20 +68,21 @@ export class Delivery {
   private readonly scanEveryBytes: number
   private bytesSinceScan = 0
   private largestTopicFrame = 0
-  /** connections that receive cursors */
-  private withCursor = 0
-  private readonly plainFrames = new TickFrameWriter()
-  private readonly cursorFrames = new TickFrameWriter()
+  /** connections held, per variant */
+  private readonly inUse = [0, 0, 0, 0]
+  private readonly frames: TickFrameVariants
   private readonly sentFrames
 
   constructor(private readonly options: DeliveryOptions) {
     this.scanEveryBytes = Math.floor(options.slowClientBytes / 8)
+    this.frames = new TickFrameVariants(options.compact, options.cursorOf)
     const frames = options.metrics.streamFrames
     this.sentFrames = {
       snapshot: frames.labels('snapshot'),
       tick: frames.labels('tick'),
       gap: frames.labels('gap'),
       reply: frames.labels('reply'),
+      static: frames.labels('static'),
     }
   }
 
@@ -102,22 +113,23 @@ export class Delivery {
   /**
    * Starts delivering ticks to a connection that has had its first frames (a resume's replay); `missed`
    * ticks of its filter published before now were not among them (the slow-client limit stopped the replay):
-   * it starts lagging, and its gap counts them.
+   * it starts lagging, and its gap counts them (and, compact, every static part of its pairs is sent again).
    */
   start(connection: StreamConnection, missed: number): void {
     connection.socket!.subscribe(CONNECTION_TOPIC)
-    if (connection.withCursor) this.withCursor++
+    this.inUse[variantOf(connection)]!++
     if (missed === 0) return this.place(connection)
     this.lagging.add(connection)
     connection.mode = 'lagging'
     connection.lagBaseline = this.options.published.sumOver(connection.filter) - missed
+    connection.staticsAfter = -1
     this.options.metrics.streamLaggingConnections.inc()
   }
 
   remove(connection: StreamConnection): void {
     const held = this.shared.delete(connection) || this.direct.delete(connection) || this.lagging.has(connection)
     if (this.lagging.delete(connection)) this.options.metrics.streamLaggingConnections.dec()
-    if (held && connection.withCursor) this.withCursor--
+    if (held) this.inUse[variantOf(connection)]!--
   }
 
   /**
@@ -126,32 +138,36 @@ export class Delivery {
    * been told in `announceConflation`, the others are told here) or never received by this edge (every
    * connection of the pair is told here), before the frame.
    */
-  deliverTick({ pairId, seq, row, position }: Arrival, droppedBefore: number, conflated: boolean): void {
-    const frame = this.plainFrames.write(seq, row)
-    const cursorFrame = this.withCursor > 0 ? this.cursorFrames.write(seq, row, this.options.cursorOf(position)) : undefined
-    if (this.bytesSinceScan + frame.length > this.scanEveryBytes) this.scan()
-    const pairTopic = PAIR_TOPICS[pairId]!
+  deliverTick(tick: Arrival, droppedBefore: number, conflated: boolean): void {
+    const written: Array<TickFrames | undefined> = VARIANTS.map((variant) =>
+      this.inUse[variant]! > 0 ? this.frames.write(tick, variant) : undefined,
+    )
+    const longest = Math.max(0, ...written.map((frames) => (frames ? frames.tick.length + (frames.staticFrame?.length ?? 0) : 0)))
+    if (this.bytesSinceScan + longest > this.scanEveryBytes) this.scan()
     const gapToAll = droppedBefore > 0 && !conflated
-    if (droppedBefore > 0) this.publish(pairTopic, gapFrame(droppedBefore), droppedBefore)
-    if (gapToAll) this.publish(EVERY_PAIR_TOPIC, gapFrame(droppedBefore), droppedBefore)
-    this.publish(EVERY_PAIR_TOPIC, frame)
-    this.publish(pairTopic, frame)
-    if (cursorFrame) {
-      const cursorTopic = PAIR_CURSOR_TOPICS[pairId]!
-      if (droppedBefore > 0) this.publish(cursorTopic, this.gapWithCursor(droppedBefore), droppedBefore)
-      if (gapToAll) this.publish(EVERY_PAIR_CURSOR_TOPIC, this.gapWithCursor(droppedBefore), droppedBefore)
-      this.publish(EVERY_PAIR_CURSOR_TOPIC, cursorFrame)
-      this.publish(cursorTopic, cursorFrame)
+    for (const variant of VARIANTS) {
+      const frames = written[variant]
+      if (!frames) continue
+      const topic = pairTopic(variant, tick.pairId)
+      const everyPair = everyPairTopic(variant)
+      if (droppedBefore > 0) this.publish(topic, this.gapFor(variant, droppedBefore), droppedBefore)
+      if (gapToAll) this.publish(everyPair, this.gapFor(variant, droppedBefore), droppedBefore)
+      if (frames.staticFrame) {
+        this.publish(everyPair, frames.staticFrame, 0, this.sentFrames.static)
+        this.publish(topic, frames.staticFrame, 0, this.sentFrames.static)
+      }
+      this.publish(everyPair, frames.tick)
+      this.publish(topic, frames.tick)
     }
     for (const connection of this.direct) {
-      if (wantsPair(connection.filter, pairId)) this.sendDirect(connection, connection.withCursor ? cursorFrame! : frame, droppedBefore)
+      if (wantsPair(connection.filter, tick.pairId)) this.sendDirect(connection, written[variantOf(connection)]!, droppedBefore)
     }
   }
 
   /** One gap, for every shared connection that receives every pair, before a batch of conflated ticks. */
   announceConflation(dropped: number): void {
-    this.publish(EVERY_PAIR_TOPIC, gapFrame(dropped), dropped)
-    if (this.withCursor > 0) this.publish(EVERY_PAIR_CURSOR_TOPIC, this.gapWithCursor(dropped), dropped)
+    for (const variant of VARIANTS)
+      if (this.inUse[variant]! > 0) this.publish(everyPairTopic(variant), this.gapFor(variant, dropped), dropped)
   }
 
   /** A reply to a client message; a `gap` goes first if ticks were dropped since the last frame. */
@@ -173,9 +189,16 @@ export class Delivery {
   changeFilter(connection: StreamConnection, next: PairFilter): void {
     const previous = connection.filter
     connection.filter = next
+    // a compact connection has the static parts of its pairs only: added ones come before their first tick
+    if (connection.compact) {
+      for (const pairId of pairIdsOf(next)) {
+        const frame = previous?.has(pairId) === false ? this.options.compact.publishedStatic(pairId) : undefined
+        if (frame) this.sendStatic(connection, frame)
+      }
+    }
     if (connection.mode === 'shared') {
-      const before = topicsOf(previous, connection.withCursor)
-      const after = topicsOf(next, connection.withCursor)
+      const before = topicsOf(previous, variantOf(connection))
+      const after = topicsOf(next, variantOf(connection))
       for (const topic of after) if (!before.includes(topic)) connection.socket!.subscribe(topic)
       for (const topic of before) if (!after.includes(topic)) connection.socket!.unsubscribe(topic)
     } else if (connection.mode === 'lagging') {
@@ -191,14 +214,18 @@ export class Delivery {
     this.options.metrics.streamLaggingConnections.dec()
     const dropped = this.options.published.sumOver(connection.filter) - connection.lagBaseline
     if (dropped > 0) this.sendGap(connection, dropped)
+    if (connection.compact) {
+      for (const frame of this.options.compact.changedSince(connection.staticsAfter, pairIdsOf(connection.filter)))
+        this.sendStatic(connection, frame)
+    }
     this.place(connection)
   }
 
-  /** A frame to a topic's subscribers; `dropped` is set when it is a gap frame. */
-  private publish(topic: string, frame: Buffer | string, dropped = 0): void {
+  /** A frame to a topic's subscribers; `dropped` is set when it is a gap frame, `counter` when it is not a tick. */
+  private publish(topic: string, frame: Buffer | string, dropped = 0, counter = this.sentFrames.tick): void {
     const { app } = this.options
     if (!app.publish(topic, frame, false, dropped === 0 && this.options.compressTicks)) return
-    // gap frames are ASCII, so a string's length is its size in bytes
+    // a frame given as a string is ASCII (gaps, compact ticks) or nearly so (a static part): its length stands for its size
     this.bytesSinceScan += frame.length
     if (frame.length > this.largestTopicFrame) this.largestTopicFrame = frame.length
     const receivers = app.numSubscribers(topic)
@@ -206,37 +233,47 @@ export class Delivery {
       this.sentFrames.gap.inc(receivers)
       this.options.metrics.streamDroppedTicks.inc(receivers * dropped)
     } else {
-      this.sentFrames.tick.inc(receivers)
+      counter.inc(receivers)
     }
   }
 
-  private sendDirect(connection: StreamConnection, frame: Buffer, droppedBefore: number): void {
+  private sendDirect(connection: StreamConnection, frames: TickFrames, droppedBefore: number): void {
     const socket = connection.socket!
-    if (socket.getBufferedAmount() > this.options.slowClientBytes) return this.cutOff(connection)
+    if (socket.getBufferedAmount() > this.options.slowClientBytes) return this.cutOff(connection, frames.staticFrame !== undefined)
     socket.cork(() => {
       if (droppedBefore > 0) this.sendGap(connection, droppedBefore)
-      socket.send(frame, false, this.options.compressTicks)
+      if (frames.staticFrame) this.sendStatic(connection, frames.staticFrame)
+      socket.send(frames.tick, false, this.options.compressTicks)
     })
     this.sentFrames.tick.inc()
   }
 
   private sendGap(connection: StreamConnection, dropped: number): void {
-    connection.socket!.send(connection.withCursor ? this.gapWithCursor(dropped) : gapFrame(dropped))
+    connection.socket!.send(this.gapFor(variantOf(connection), dropped))
     this.sentFrames.gap.inc()
     this.options.metrics.streamDroppedTicks.inc(dropped)
   }
 
-  /** A gap's cursor is the latest tick's sent before it: everything up to it was received or counted. */
-  private gapWithCursor(dropped: number): string {
-    return gapFrame(dropped, this.options.cursorOf(this.options.published.position))
+  private sendStatic(connection: StreamConnection, frame: string): void {
+    connection.socket!.send(frame, false, this.options.compressTicks)
+    this.sentFrames.static.inc()
   }
 
-  /** Over the limit: no more ticks until it drains; the published seq counts what it misses. */
-  private cutOff(connection: StreamConnection): void {
+  /** A gap's cursor is the latest tick's sent before it: everything up to it was received or counted. */
+  private gapFor(variant: Variant, dropped: number): string {
+    return hasCursor(variant) ? gapFrame(dropped, this.options.cursorOf(this.options.published.position)) : gapFrame(dropped)
+  }
+
+  /**
+   * Over the limit: no more ticks until it drains; the published seq counts what it misses. `staticPending`:
+   * the tick it misses now changed its pair's static part, which it has not received either.
+   */
+  private cutOff(connection: StreamConnection, staticPending = false): void {
     this.direct.delete(connection)
     this.lagging.add(connection)
     connection.mode = 'lagging'
     connection.lagBaseline = this.options.published.sumOver(connection.filter)
+    connection.staticsAfter = this.options.compact.changes - (staticPending ? 1 : 0)
     this.options.metrics.streamLaggingConnections.inc()
   }
 
@@ -262,22 +299,16 @@ export class Delivery {
   }
 
   private toShared(connection: StreamConnection): void {
-    for (const topic of topicsOf(connection.filter, connection.withCursor)) connection.socket!.subscribe(topic)
+    for (const topic of topicsOf(connection.filter, variantOf(connection))) connection.socket!.subscribe(topic)
     this.direct.delete(connection)
     this.shared.add(connection)
     connection.mode = 'shared'
   }
 
   private toDirect(connection: StreamConnection): void {
-    for (const topic of topicsOf(connection.filter, connection.withCursor)) connection.socket!.unsubscribe(topic)
+    for (const topic of topicsOf(connection.filter, variantOf(connection))) connection.socket!.unsubscribe(topic)
     this.shared.delete(connection)
     this.direct.add(connection)
     connection.mode = 'direct'
   }
-}
-
-function topicsOf(filter: PairFilter, withCursor: boolean): string[] {
-  if (filter === null) return [withCursor ? EVERY_PAIR_CURSOR_TOPIC : EVERY_PAIR_TOPIC]
-  const topics = withCursor ? PAIR_CURSOR_TOPICS : PAIR_TOPICS
-  return [...filter].map((pairId) => topics[pairId]!)
 }

@@ -84,7 +84,13 @@ async function openEventStream(options: EventStreamRouteOptions, context: Reques
     stream(res) {
       clearImmediate(unclaimed)
       if (budget) writeBudgetHeaders(res, budget)
-      const connection = options.sse.open(res, { requestId, budgetKey, filter: admission.filter })
+      const connection = options.sse.open(res, {
+        requestId,
+        budgetKey,
+        filter: admission.filter,
+        compact: admission.compact === true,
+        foldReplay: admission.foldReplay === true,
+      })
       options.begin(connection, admission.resumeAfter)
       options.opened()
     },

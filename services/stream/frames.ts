@@ -49,19 +49,26 @@ export const replyFrame = (reply: AckReply | ErrorReply): string => JSON.stringi
 
 /**
  * The first frame of a connection: `seq` holds the baseline of every pair the connection receives
- * (0 for a pair that has not ticked in this epoch), `data` the rows that exist, in pair-id order; with
- * `cursor` (a connection that opted in) the cursor of the latest tick the snapshot accounts for, last.
+ * (0 for a pair that has not ticked in this epoch), `data` the rows that exist, in pair-id order; `compact`
+ * (a connection of compact frames) adds `ids`, the pair id of each row, which its ticks name the pair by;
+ * with `cursor` (a connection that opted in) the cursor of the latest tick the snapshot accounts for, last.
  */
-export function snapshotFrame(published: PublishedTicks, filter: PairFilter, cursor?: string): Buffer {
+export function snapshotFrame(published: PublishedTicks, filter: PairFilter, cursor?: string, compact = false): Buffer {
   const baselines: string[] = []
   const rows: Buffer[] = []
+  const ids: number[] = []
   for (const pairId of pairIdsOf(filter)) {
     baselines.push(`"${PAIRS[pairId]!.symbol}":${published.seq[pairId]}`)
     const row = published.rows[pairId]
-    if (row) rows.push(row, COMMA)
+    if (row) {
+      rows.push(row, COMMA)
+      ids.push(pairId)
+    }
   }
   rows.pop()
-  const tail = cursor === undefined ? SNAPSHOT_TAIL : Buffer.from(`],"cursor":"${cursor}"}`)
+  const idsField = compact ? `,"ids":[${ids.join(',')}]` : ''
+  const tail =
+    cursor === undefined && !compact ? SNAPSHOT_TAIL : Buffer.from(`]${idsField}${cursor === undefined ? '' : `,"cursor":"${cursor}"`}}`)
   return Buffer.concat([Buffer.from(`{"type":"snapshot","seq":{${baselines.join(',')}},"data":[`), ...rows, tail])
 }
 

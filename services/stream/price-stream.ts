@@ -10,16 +10,19 @@ import type { RateLimitDecision, RateLimits } from '../http/rate-limits.ts'
 import type { UpgradeRoute } from '../http/upgrade-route.ts'
 import type { Materializer } from '../snapshot/materializer.ts'
 import { applyClientMessage, MAX_CLIENT_MESSAGE_BYTES, rejected } from './client-messages.ts'
+import { CompactTicks } from './compact-frames.ts'
 import { compressesTicks, compressOptions } from './compression.ts'
 import type { StreamConnection } from './connection.ts'
 import { Delivery } from './delivery.ts'
 import { formatCursor, type Cursor } from './cursor.ts'
+import type { PairFilter } from './pair-filter.ts'
 import { createFanOut, type Arrival, type FanOut } from './fan-out.ts'
 import { replyFrame, resumedFrame, TickFrameWriter } from './frames.ts'
 import { startHeartbeat } from './heartbeat.ts'
 import { MessageBudget } from './message-budget.ts'
 import { PublishedTicks } from './published-ticks.ts'
-import { CURSOR_AHEAD_WAIT_MS, replayTicks, resumeOutcome } from './resume.ts'
+import { compactReplayFrames, fullReplayFrames } from './replay-frames.ts'
+import { CURSOR_AHEAD_WAIT_MS, replayLatest, replayTicks, resumeOutcome, type ReplayTarget } from './resume.ts'
 import { SnapshotCache } from './snapshot-cache.ts'
 import { SseDelivery, type SseConnection } from './sse-delivery.ts'
 import { eventStreamRoute } from './event-stream-route.ts'
@@ -75,12 +78,14 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
   const history = new TickHistory(tickLog.windowSeconds * 1000)
 
   const compressTicks = compressesTicks(config.STREAM_COMPRESSION)
+  const compact = new CompactTicks(published)
   const delivery = new Delivery({
     app: server.app,
     published,
     slowClientBytes: config.STREAM_SLOW_CLIENT_BYTES,
     cursorOf,
     compressTicks,
+    compact,
     metrics,
   })
   // until the retained ticks are in, ticks are recorded and kept only: no connection is open yet
@@ -157,7 +162,12 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
     metrics.streamResumes.labels(how).inc()
     begin(how === 'recovered' ? 'recover' : 'refuse')
   }
-  const replayFrames = new TickFrameWriter()
+  const replayWriter = new TickFrameWriter()
+  /** Sends a recovered resume's replay in the connection's format; returns the ticks it did not send. */
+  const replay = (target: ReplayTarget, connection: { filter: PairFilter; compact: boolean; foldReplay: boolean }, after: Cursor) => {
+    const frames = connection.compact ? compactReplayFrames(history, after.position) : fullReplayFrames(replayWriter)
+    return (connection.foldReplay ? replayLatest : replayTicks)(target, history, after, connection.filter, frames, cursorOf)
+  }
   const start = (connection: StreamConnection) => {
     opening.delete(connection)
     const after = connection.resumeAfter
@@ -172,22 +182,24 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       socket.cork(() => {
         socket.send(resumedFrame(cursorOf(after.position)))
         const limit = config.STREAM_SLOW_CLIENT_BYTES
-        const target = {
-          send: (_type: string, _cursor: string, frame: Buffer | string) =>
-            socket.getBufferedAmount() <= limit && (socket.send(frame, false, compressTicks), true),
+        const target: ReplayTarget = {
+          send: (_type, _cursor, frame) => socket.getBufferedAmount() <= limit && (socket.send(frame, false, compressTicks), true),
         }
-        delivery.start(connection, replayTicks(target, history, after, connection.filter, replayFrames, cursorOf))
+        delivery.start(connection, replay(target, connection, after))
       })
     })
   }
   const snapshotFor = (connection: StreamConnection) =>
-    connection.withCursor ? snapshots.withCursor(connection.filter, cursorOf).frame : snapshots.frameFor(connection.filter)
+    connection.withCursor
+      ? snapshots.withCursor(connection.filter, cursorOf, connection.compact).frame
+      : snapshots.frameFor(connection.filter, connection.compact)
 
   // Server-Sent Events: the same frames as events, from the same ticks, under the same ceilings
   const sse = new SseDelivery({
     published,
     slowClientBytes: config.STREAM_SLOW_CLIENT_BYTES,
     cursorOf,
+    compact,
     metrics,
     onAborted(connection) {
       awaitingCursor.delete(connection)
@@ -197,7 +209,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
   })
   const beginEvents = (connection: SseConnection, after: Cursor | undefined) => {
     const snapshot = () => {
-      const { frame, cursor } = snapshots.withCursor(connection.filter, cursorOf)
+      const { frame, cursor } = snapshots.withCursor(connection.filter, cursorOf, connection.compact)
       sse.send(connection, 'snapshot', cursor, frame)
       sse.start(connection, 0)
     }
@@ -210,8 +222,8 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       }
       const cursor = cursorOf(after.position)
       sse.send(connection, 'resumed', cursor, resumedFrame(cursor))
-      const target = { send: (type: 'tick' | 'gap', at: string, frame: Buffer | string) => sse.send(connection, type, at, frame) }
-      sse.start(connection, replayTicks(target, history, after, connection.filter, replayFrames, cursorOf))
+      const target: ReplayTarget = { send: (type, at, frame) => sse.send(connection, type, at, frame) }
+      sse.start(connection, replay(target, connection, after))
     })
   }
   const startOpening = () => {
@@ -250,8 +262,11 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
         filter: admission.filter,
         withCursor: admission.withCursor === true,
         resumeAfter: admission.resumeAfter,
+        compact: admission.compact === true,
+        foldReplay: admission.foldReplay === true,
         mode: 'shared',
         lagBaseline: 0,
+        staticsAfter: 0,
         answeredPing: true,
         messages: new MessageBudget(messagesPerMinute, MESSAGE_WINDOW_MS),
         socket: undefined,

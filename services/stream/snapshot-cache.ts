@@ -30,21 +30,22 @@ export class SnapshotCache {
     private readonly maxBytes = SNAPSHOT_CACHE_BYTES,
   ) {}
 
-  frameFor(filter: PairFilter): Buffer {
-    return this.cached(filter, undefined).frame
+  /** `compact`: the snapshot of a connection of compact frames (with `ids`) */
+  frameFor(filter: PairFilter, compact = false): Buffer {
+    return this.cached(filter, undefined, compact).frame
   }
 
   /**
    * The frame with the cursor of the latest tick when it was built, and that cursor: still exact while the
    * filter's pairs have not changed, since every later tick is of other pairs.
    */
-  withCursor(filter: PairFilter, cursorOf: (position: number) => string): { frame: Buffer; cursor: string } {
-    const { frame, cursor } = this.cached(filter, cursorOf)
+  withCursor(filter: PairFilter, cursorOf: (position: number) => string, compact = false): { frame: Buffer; cursor: string } {
+    const { frame, cursor } = this.cached(filter, cursorOf, compact)
     return { frame, cursor: cursor! }
   }
 
-  private cached(filter: PairFilter, cursorOf: ((position: number) => string) | undefined): CachedFrame {
-    const key = (cursorOf ? 'c' : '') + (filter === null ? '*' : pairIdsOf(filter).join(','))
+  private cached(filter: PairFilter, cursorOf: ((position: number) => string) | undefined, compact: boolean): CachedFrame {
+    const key = (cursorOf ? 'c' : '') + (compact ? 'k' : '') + (filter === null ? '*' : pairIdsOf(filter).join(','))
     const stamp = this.published.changesOver(filter)
     const cached = this.frames.get(key)
     if (cached) {
@@ -57,7 +58,7 @@ export class SnapshotCache {
       this.bytes -= cached.frame.length
     }
     const cursor = cursorOf?.(this.published.position)
-    const frame = snapshotFrame(this.published, filter, cursor)
+    const frame = snapshotFrame(this.published, filter, cursor, compact)
     const built = { stamp, frame, cursor }
     this.frames.set(key, built)
     this.bytes += frame.length

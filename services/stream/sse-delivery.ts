@@ -1,12 +1,16 @@
 import type { HttpResponse } from 'uWebSockets.js'
 import type { Metrics } from '../../kit/metrics.ts'
+import { compactTickFrame, type CompactTicks } from './compact-frames.ts'
 import type { Arrival } from './fan-out.ts'
 import { gapFrame, TickFrameWriter } from './frames.ts'
-import { wantsPair, type PairFilter } from './pair-filter.ts'
+import { pairIdsOf, wantsPair, type PairFilter } from './pair-filter.ts'
 import type { PublishedTicks } from './published-ticks.ts'
 
-/** The events of the stream over Server-Sent Events: each WebSocket frame (with its cursor) as `data`, the cursor as `id`. */
-export type EventType = 'snapshot' | 'tick' | 'gap' | 'resumed'
+/**
+ * The events of the stream over Server-Sent Events, named by frame type: each WebSocket frame (with its cursor)
+ * as `data`, the cursor as `id` (a static part has none). `t` and `static` are compact frames.
+ */
+export type EventType = 'snapshot' | 'tick' | 'gap' | 'resumed' | 't' | 'static'
 
 /**
  * Comments keep a quiet response alive: uWebSockets.js closes an HTTP response nothing has been written to
@@ -22,6 +26,12 @@ export interface SseConnection {
   readonly requestId: string
   readonly budgetKey: string
   readonly filter: PairFilter
+  /** its ticks are compact frames */
+  readonly compact: boolean
+  /** its resume sends each pair's latest tick only */
+  readonly foldReplay: boolean
+  /** while lagging, compact: it holds the static parts changed up to this change number (CompactTicks.changes) */
+  staticsAfter: number
   /** set once its first events are out and it receives ticks */
   live: boolean
   /** above the slow-client limit: no ticks until uWS reports it writable again */
@@ -38,6 +48,8 @@ export interface SseDeliveryOptions {
   published: PublishedTicks
   slowClientBytes: number
   cursorOf(position: number): string
+  /** the compact form of each tick, shared with the other deliveries */
+  compact: CompactTicks
   metrics: Metrics
   /** the client went away (not called for responses ended by `endAll`) */
   onAborted(connection: SseConnection): void
@@ -47,10 +59,12 @@ export interface SseDeliveryOptions {
  * Gets the stream's events to Server-Sent Events responses, under the slow-client rule of the WebSocket: uWS
  * holds what a client does not read, and once more than `slowClientBytes` may be held for it, its ticks are
  * dropped and counted from the per-asset seq until uWS reports it writable, when a `gap` tells it how many.
- * Each tick's event is written once and shared by every response.
+ * Each tick's event is written once per format and shared by every response.
  */
 export class SseDelivery {
   private readonly connections = new Set<SseConnection>()
+  /** of them, the ones of compact frames, live or not: while any is open every tick is split, so that static changes are counted */
+  private compactConnections = 0
   private readonly frames = new TickFrameWriter()
   private readonly heartbeat: NodeJS.Timeout
 
@@ -66,12 +80,14 @@ export class SseDelivery {
   }
 
   /** Takes over a response whose head has been written (in its cork). */
-  open(res: HttpResponse, fields: Pick<SseConnection, 'requestId' | 'budgetKey' | 'filter'>): SseConnection {
-    const connection: SseConnection = { res, ...fields, live: false, lagging: false, lagBaseline: 0, held: 0, open: true }
+  open(res: HttpResponse, fields: Pick<SseConnection, 'requestId' | 'budgetKey' | 'filter' | 'compact' | 'foldReplay'>): SseConnection {
+    const connection: SseConnection = { res, ...fields, staticsAfter: 0, live: false, lagging: false, lagBaseline: 0, held: 0, open: true }
     this.connections.add(connection)
+    if (connection.compact) this.compactConnections++
     res.onAborted(() => {
       connection.open = false
       this.connections.delete(connection)
+      if (connection.compact) this.compactConnections--
       if (connection.lagging) this.options.metrics.streamLaggingConnections.dec()
       this.options.onAborted(connection)
     })
@@ -85,30 +101,40 @@ export class SseDelivery {
   /** One event; false (and nothing written) when the client has more than the slow-client limit held. */
   send(connection: SseConnection, type: EventType, cursor: string | undefined, frame: Buffer | string): boolean {
     if (connection.held > this.options.slowClientBytes) return false
-    const head = cursor === undefined ? `event: ${type}\ndata: ` : `event: ${type}\nid: ${cursor}\ndata: `
-    return this.write(connection, Buffer.concat([Buffer.from(head), Buffer.from(frame), EVENT_END]))
+    return this.write(connection, eventOf(type, cursor, frame))
   }
 
-  /** Starts ticks; `missed` ticks of its filter published before now were not sent (a replay that stopped at the limit). */
+  /**
+   * Starts ticks; `missed` ticks of its filter published before now were not sent (a replay that stopped at the
+   * limit; compact, every static part of its pairs is sent again with its gap).
+   */
   start(connection: SseConnection, missed: number): void {
     connection.live = true
-    if (missed > 0) this.cutOff(connection, missed)
+    if (missed > 0) this.cutOff(connection, missed, -1)
   }
 
   /** as Delivery.deliverTick */
-  deliverTick({ pairId, seq, row, position }: Arrival, droppedBefore: number, conflated: boolean): void {
+  deliverTick(tick: Arrival, droppedBefore: number, conflated: boolean): void {
     if (this.connections.size === 0) return
-    const cursor = this.options.cursorOf(position)
-    const event = Buffer.concat([Buffer.from(`event: tick\nid: ${cursor}\ndata: `), this.frames.write(seq, row, cursor), EVENT_END])
+    const cursor = this.options.cursorOf(tick.position)
+    // full rows' event is written when a response first wants it
+    let full: Buffer | undefined
+    const compact = this.compactConnections > 0 ? this.compactEvents(tick, cursor) : undefined
     const gap = droppedBefore > 0 ? this.gapEvent(droppedBefore) : undefined
     for (const connection of this.connections) {
-      if (!connection.live || connection.lagging || !wantsPair(connection.filter, pairId)) continue
+      if (!connection.live || connection.lagging || !wantsPair(connection.filter, tick.pairId)) continue
       if (connection.held > this.options.slowClientBytes) {
-        this.cutOff(connection, 0)
+        const staticPending = connection.compact && compact!.staticEvent !== undefined
+        this.cutOff(connection, 0, this.options.compact.changes - (staticPending ? 1 : 0))
         continue
       }
       if (gap && !(conflated && connection.filter === null)) this.write(connection, gap)
-      this.write(connection, event)
+      if (!connection.compact) {
+        this.write(connection, (full ??= eventOf('tick', cursor, this.frames.write(tick.seq, tick.row, cursor))))
+        continue
+      }
+      if (compact!.staticEvent) this.write(connection, compact!.staticEvent)
+      this.write(connection, compact!.tickEvent)
     }
   }
 
@@ -129,7 +155,16 @@ export class SseDelivery {
       connection.res.cork(() => connection.res.end())
     }
     this.connections.clear()
+    this.compactConnections = 0
     return ended
+  }
+
+  private compactEvents(tick: Arrival, cursor: string): { staticEvent: Buffer | undefined; tickEvent: Buffer } {
+    const { staticFrame, dynamic } = this.options.compact.of(tick)
+    return {
+      staticEvent: staticFrame === undefined ? undefined : eventOf('static', undefined, staticFrame),
+      tickEvent: eventOf('t', cursor, compactTickFrame(tick.seq, tick.pairId, dynamic, cursor)),
+    }
   }
 
   private gapEvent(dropped: number): Buffer {
@@ -146,10 +181,14 @@ export class SseDelivery {
     return true
   }
 
-  /** Over the limit: no more ticks until uWS reports it writable; the published seq counts what it misses. */
-  private cutOff(connection: SseConnection, missed: number): void {
+  /**
+   * Over the limit: no more ticks until uWS reports it writable; the published seq counts what it misses, and
+   * `staticsAfter` the static parts it holds.
+   */
+  private cutOff(connection: SseConnection, missed: number, staticsAfter: number): void {
     connection.lagging = true
     connection.lagBaseline = this.options.published.sumOver(connection.filter) - missed
+    connection.staticsAfter = staticsAfter
     this.options.metrics.streamLaggingConnections.inc()
   }
 
@@ -165,8 +204,19 @@ export class SseDelivery {
       connection.lagBaseline += dropped
       this.options.metrics.streamDroppedTicks.inc(dropped)
     } else this.write(connection, HEARTBEAT)
+    if (connection.compact) {
+      const statics = this.options.compact.changedSince(connection.staticsAfter, pairIdsOf(connection.filter))
+      for (const frame of statics) this.write(connection, eventOf('static', undefined, frame))
+      // sent: what may still be held is counted in `held`, and ticks wait for the next writable event if need be
+      connection.staticsAfter = this.options.compact.changes
+    }
     if (connection.held > this.options.slowClientBytes) return
     connection.lagging = false
     this.options.metrics.streamLaggingConnections.dec()
   }
+}
+
+function eventOf(type: EventType, cursor: string | undefined, frame: Buffer | string): Buffer {
+  const head = cursor === undefined ? `event: ${type}\ndata: ` : `event: ${type}\nid: ${cursor}\ndata: `
+  return Buffer.concat([Buffer.from(head), Buffer.from(frame), EVENT_END])
 }

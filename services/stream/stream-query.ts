@@ -23,12 +23,16 @@ const CursorParam = z.string().transform((text, context) => {
 /**
  * The query of `/v1/prices/stream`: `pairs` (comma-separated symbols or legacy spellings) or nothing; `cursor`
  * (`true`: frames carry their cursor) and `from` (a cursor to resume after; frames then carry theirs);
- * anything else is refused. The filter holds pair ids, so two spellings of one asset count once.
+ * `format` (`compact`: ticks without the row's static part, see compact-frames.ts) and `replay` (`latest`: a
+ * resume sends each pair's latest tick instead of every one); anything else is refused. The filter holds
+ * pair ids, so two spellings of one asset count once.
  */
 const StreamQuery = z.strictObject({
   pairs: PairList.optional(),
   cursor: z.enum(['true', 'false']).optional(),
   from: CursorParam.optional(),
+  format: z.enum(['full', 'compact']).optional(),
+  replay: z.enum(['all', 'latest']).optional(),
 })
 
 export type StreamQueryResult = ({ ok: true; filter: PairFilter } & StreamOptIns) | { ok: false; issues: z.core.$ZodIssue[] }
@@ -39,6 +43,10 @@ export interface StreamOptIns {
   withCursor?: true
   /** it resumes after this cursor */
   resumeAfter?: Cursor
+  /** its ticks are compact frames (`?format=compact`) */
+  compact?: true
+  /** a resume sends each pair's latest tick after the cursor, with a gap for the ones folded (`?replay=latest`) */
+  foldReplay?: true
 }
 
 /** The query with the resume point of an EventSource that reconnects (`Last-Event-ID`), unless `from` names one. */
@@ -61,12 +69,14 @@ export function parseStreamQuery(query: string): StreamQueryResult {
   }
   const parsed = StreamQuery.safeParse(input)
   if (!parsed.success) return { ok: false, issues: parsed.error.issues }
-  const { pairs: symbols, cursor, from } = parsed.data
+  const { pairs: symbols, cursor, from, format, replay } = parsed.data
   return {
     ok: true,
     filter: symbols === undefined ? null : new Set(symbols.map((name) => pairByName(name)!.id)),
     ...((cursor === 'true' || from !== undefined) && { withCursor: true }),
     ...(from !== undefined && { resumeAfter: from }),
+    ...(format === 'compact' && { compact: true }),
+    ...(replay === 'latest' && { foldReplay: true }),
   }
 }
 

@@ -87,14 +87,22 @@ export class TickHistory {
       const pairId = this.pairIds[slot]!
       if (filter !== null && !filter.has(pairId)) continue
       if (visiting) {
-        const offset = this.offsets[slot]!
-        const row = this.slabs[this.slabNumbers[slot]! - this.firstSlab]!.subarray(offset, offset + this.lengths[slot]!)
+        const row = this.rowAt(slot)
         visiting = visit({ pairId, seq: this.seqs[slot]!, previousSeq: this.previousSeqs[slot]!, position: this.positions[slot]!, row })
         if (visiting) continue
       }
       left++
     }
     return left
+  }
+
+  /** The row of the pair's last retained tick at or before `position`; undefined when none is retained. */
+  rowAtOrBefore(position: number, pairId: number): Buffer | undefined {
+    for (let index = this.firstAfter(position) - 1; index >= 0; index--) {
+      const slot = (this.head + index) % this.capacity
+      if (this.pairIds[slot] === pairId) return this.rowAt(slot)
+    }
+    return undefined
   }
 
   /** the index (from the oldest) of the first tick after `position`: positions grow, so a binary search */
@@ -107,6 +115,11 @@ export class TickHistory {
       else high = middle
     }
     return low
+  }
+
+  private rowAt(slot: number): Buffer {
+    const offset = this.offsets[slot]!
+    return this.slabs[this.slabNumbers[slot]! - this.firstSlab]!.subarray(offset, offset + this.lengths[slot]!)
   }
 
   /** copies a row into the current slab (a new one when it does not fit) */

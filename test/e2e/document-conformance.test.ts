@@ -8,7 +8,7 @@ import { buildOpenApiDocument } from '../../schemas/openapi.ts'
 import { asyncApiDocument } from '../../services/edge/api-document-routes.ts'
 import { startIngestorRole } from '../../services/ingestor/role.ts'
 import { startTestEdge } from '../support/edge-harness.ts'
-import { bulkyRowBytes } from '../support/price-rows.ts'
+import { bulkyRowBytes, priceRow, rowBytes } from '../support/price-rows.ts'
 import { RawStreamClient } from '../support/raw-ws.ts'
 import { openStream, publishUntilLagging } from '../support/stream-clients.ts'
 import { silentLogger } from '../support/silent-logger.ts'
@@ -62,6 +62,8 @@ t.test('live rows, frames and error bodies fit the OpenAPI and AsyncAPI document
   t.teardown(() => ingestor.stop())
   const client = await openStream(edge.streamUrl)
   t.teardown(() => client.socket.terminate())
+  const compact = await openStream(`${edge.streamUrl}?format=compact&cursor=true`)
+  t.teardown(() => compact.socket.terminate())
   const tick = await client.messages.waitFor((message) => message.type === 'tick', 'a tick from the ingestor')
 
   const row = await answer(`/v1/prices/${tick.data.pair}`, '/v1/prices/{pair}')
@@ -90,6 +92,16 @@ t.test('live rows, frames and error bodies fit the OpenAPI and AsyncAPI document
   const message = (name: string) => `asyncapi#/components/schemas/${asyncApi.components.messages[name].payload.$ref.split('/').pop()}`
   fits(ajv7, message('snapshot'), client.messages.items[0], 'the snapshot')
   fits(ajv7, message('tick'), tick, 'a tick')
+  const compactTick = await compact.messages.waitFor((frame) => frame.type === 't', 'a compact tick')
+  fits(ajv7, message('compactSnapshotWithCursor'), compact.messages.items[0], 'the snapshot of compact frames')
+  fits(ajv7, message('compactTickWithCursor'), compactTick, 'a compact tick')
+  // a feed id of its own: the row's static part changes, and a static frame goes first
+  edge.bus.publishTick('BTC-USD', rowBytes(priceRow('BTC-USD', { feed_id: '0x' + 'a'.repeat(64) })))
+  const staticPart = await compact.messages.waitFor(
+    (frame) => frame.type === 'static' && frame.data.feed_id.startsWith('0xaaa'),
+    'a static part',
+  )
+  fits(ajv7, message('static'), staticPart, 'a static part')
   const before = client.messages.items.length
   client.send({ type: 'subscribe', pairs: ['XAU-USD'] })
   client.send({ type: 'unsubscribe', pairs: ['XAU-USD'] })

@@ -55,23 +55,22 @@ export function roundRobinPublisher(bus: PriceBus): (count: number) => void {
   }
 }
 
+/** A tick frame: full rows' `tick`, or compact frames' `t`. */
+export const isTickFrame = (frame: RawFrame): boolean => frame.json.type === 'tick' || frame.json.type === 't'
+
 /** The tick frames' texts after the frame that carries `cursor`. */
 export function ticksAfterCursor(frames: readonly RawFrame[], cursor: string): string[] {
   const at = frames.findIndex((frame) => frame.json.cursor === cursor)
   if (at === -1) throw new Error(`no frame with cursor ${cursor}`)
   return frames
     .slice(at + 1)
-    .filter((frame) => frame.json.type === 'tick')
+    .filter(isTickFrame)
     .map((frame) => frame.text)
 }
 
 /** Waits until `client` has `count` tick frames after index `from`. */
 export const untilTicks = (frames: MessageLog<RawFrame>, count: number, from = 0, timeoutMs = EVENT_DEADLINE_MS) =>
-  frames.until(
-    () => (frames.items.slice(from).filter((frame) => frame.json.type === 'tick').length >= count ? true : undefined),
-    `${count} ticks`,
-    timeoutMs,
-  )
+  frames.until(() => (frames.items.slice(from).filter(isTickFrame).length >= count ? true : undefined), `${count} ticks`, timeoutMs)
 
 /** One Server-Sent Event as received. */
 export interface ReceivedEvent {

@@ -30,3 +30,17 @@ t.test('what the schema refuses is refused the same way, whichever path read it'
     t.same(parsed.ok ? undefined : [parsed.issues[0]!.code, parsed.issues[0]!.path], [code, path], query)
   }
 })
+
+t.test('format and replay: compact frames and the folded resume are opted into, the defaults change nothing', async (t) => {
+  const btc = ids('BTC-USD')
+  const cases: Array<[string, object]> = [
+    ['pairs=BTC-USD&format=full&replay=all', { ok: true, filter: btc }],
+    ['pairs=BTC-USD&format=compact', { ok: true, filter: btc, compact: true }],
+    ['format=compact&cursor=true', { ok: true, filter: null, withCursor: true, compact: true }],
+    [
+      'from=abc-1&replay=latest',
+      { ok: true, filter: null, withCursor: true, resumeAfter: { epoch: 'abc', position: 1 }, foldReplay: true },
+    ],
+  ]
+  for (const [query, parsed] of cases) t.same(parseStreamQuery(query), parsed, query)
+})

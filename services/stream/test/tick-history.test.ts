@@ -1,7 +1,8 @@
 import t from 'tap'
 import { PublishedTicks } from '../published-ticks.ts'
 import { TickFrameWriter } from '../frames.ts'
-import { replayTicks, resumeOutcome } from '../resume.ts'
+import { fullReplayFrames } from '../replay-frames.ts'
+import { replayLatest, replayTicks, resumeOutcome, type ReplayTarget } from '../resume.ts'
 import { TickHistory } from '../tick-history.ts'
 
 const row = Buffer.from('{}')
@@ -32,26 +33,34 @@ t.test('a cursor older than the window is refused; one within it recovers the ti
   t.equal(left, 2, 'what was not sent is counted: 2995 and 2998')
 })
 
-t.test("a replay announces ticks this edge never had, also between a pair's tick before the cursor and its first after", async (t) => {
+// pair 1's seq 6 to 15 never reached the stream (lost publishes); pair 2 goes on without a jump
+const UNEVEN_TICKS = [
+  { pairId: 1, seq: 5, position: 1 },
+  { pairId: 2, seq: 7, position: 2 },
+  { pairId: 2, seq: 8, position: 3 },
+  { pairId: 1, seq: 16, position: 4 },
+  { pairId: 1, seq: 17, position: 5 },
+  { pairId: 1, seq: 20, position: 6 },
+]
+
+/** A history of UNEVEN_TICKS and a target that notes each frame sent as `<type> <seq or dropped>`. */
+function unevenReplay(): { history: TickHistory; target: ReplayTarget; sent: string[] } {
   const history = new TickHistory(300_000)
-  // pair 1's seq 6 to 15 never reached the stream (lost publishes); pair 2 goes on without a jump
-  const ticks = [
-    { pairId: 1, seq: 5, position: 1 },
-    { pairId: 2, seq: 7, position: 2 },
-    { pairId: 2, seq: 8, position: 3 },
-    { pairId: 1, seq: 16, position: 4 },
-    { pairId: 1, seq: 17, position: 5 },
-    { pairId: 1, seq: 20, position: 6 },
-  ]
-  for (const tick of ticks) history.append({ ...tick, row })
+  for (const tick of UNEVEN_TICKS) history.append({ ...tick, row })
   const sent: string[] = []
-  const target = {
-    send(type: 'tick' | 'gap', _cursor: string, frame: Buffer | string) {
+  const target: ReplayTarget = {
+    send(type, _cursor, frame) {
       const { seq, dropped } = JSON.parse(String(frame)) as { seq?: number; dropped?: number }
       return sent.push(`${type} ${seq ?? dropped}`) > 0
     },
   }
-  const left = replayTicks(target, history, { epoch: 'e', position: 2 }, null, new TickFrameWriter(), (position) => `e-${position}`)
+  return { history, target, sent }
+}
+
+t.test("a replay announces ticks this edge never had, also between a pair's tick before the cursor and its first after", async (t) => {
+  const { history, target, sent } = unevenReplay()
+  const frames = fullReplayFrames(new TickFrameWriter())
+  const left = replayTicks(target, history, { epoch: 'e', position: 2 }, null, frames, (position) => `e-${position}`)
   t.equal(left, 0)
   t.same(
     sent,
@@ -59,3 +68,30 @@ t.test("a replay announces ticks this edge never had, also between a pair's tick
     "a gap before pair 1's first tick after the cursor (seq 5 to 16: 10 missed), and between two replayed ones",
   )
 })
+
+t.test(
+  'replay=latest: one gap for every tick it folds, missed ones included, then the latest tick per pair in position order',
+  async (t) => {
+    const { history, target, sent } = unevenReplay()
+    const frames = fullReplayFrames(new TickFrameWriter())
+    const left = replayLatest(target, history, { epoch: 'e', position: 2 }, null, frames, (position) => `e-${position}`)
+    t.equal(left, 0)
+    // pair 2: 7 to 8, nothing folded; pair 1: 5 to 20, 14 folded (16, 17 and the 12 this edge never had)
+    t.same(sent, ['gap 14', 'tick 8', 'tick 20'])
+
+    const fromStart = unevenReplay()
+    replayLatest(fromStart.target, fromStart.history, { epoch: 'e', position: 0 }, null, frames, (position) => `e-${position}`)
+    t.same(
+      fromStart.sent,
+      ['gap 16', 'tick 8', 'tick 20'],
+      'with no earlier tick retained, a pair counts from its first retained one (seq 5 and 7), folded too',
+    )
+
+    const stopped = unevenReplay()
+    let room = 2
+    const limited: ReplayTarget = { send: (type, cursor, frame) => room-- > 0 && stopped.target.send(type, cursor, frame) }
+    const unsent = replayLatest(limited, stopped.history, { epoch: 'e', position: 2 }, null, frames, (position) => `e-${position}`)
+    t.same(stopped.sent, ['gap 14', 'tick 8'], 'stopped at the slow-client limit')
+    t.equal(unsent, 1, 'the tick not sent is counted for the next gap')
+  },
+)

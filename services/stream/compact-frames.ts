@@ -1,0 +1,101 @@
+import { PAIRS } from '../../schemas/pairs.ts'
+import type { PriceRow } from '../../schemas/price.ts'
+import type { PublishedTicks } from './published-ticks.ts'
+
+// Compact frames (`?format=compact`). A row's static part (every field but the prices, flags and timestamp:
+// feed id, symbols, schedule) reaches a connection once, in its snapshot or in a `static` frame, and again
+// only when it changes; a tick carries the rest as a positional array:
+//   {"type":"t","seq":N,"p":<pair id>,"d":[bid,mid,ask,flags,secondsToToggleIsDayTradingClosed,timestampSeconds]}
+// where flags is isMarketOpen (1) plus isDayTradingClosed (2). The client rebuilds the row from the two.
+
+/** A row split in two: its static part as JSON text, and the values of a compact tick's `d` as JSON text without brackets. */
+export interface RowParts {
+  statics: string
+  dynamic: string
+}
+
+/**
+ * Splits the bytes of a row (the ingestor's, so a valid price row). The numbers are written back as
+ * JavaScript writes them, so a row the ingestor encoded is rebuilt to the same text.
+ */
+export function splitRow(row: Buffer): RowParts {
+  const { bid, mid, ask, isMarketOpen, isDayTradingClosed, secondsToToggleIsDayTradingClosed, timestampSeconds, ...statics } = JSON.parse(
+    row.toString(),
+  ) as PriceRow
+  const flags = (isMarketOpen ? 1 : 0) + (isDayTradingClosed ? 2 : 0)
+  return {
+    statics: JSON.stringify(statics),
+    dynamic: `${bid},${mid},${ask},${flags},${secondsToToggleIsDayTradingClosed},${timestampSeconds}`,
+  }
+}
+
+export const compactTickFrame = (seq: number, pairId: number, dynamic: string, cursor?: string): string =>
+  cursor === undefined
+    ? `{"type":"t","seq":${seq},"p":${pairId},"d":[${dynamic}]}`
+    : `{"type":"t","seq":${seq},"p":${pairId},"d":[${dynamic}],"cursor":"${cursor}"}`
+
+/** A pair's static part: before its first compact tick on a connection, and whenever it changes. */
+export const staticFrame = (pairId: number, statics: string): string => `{"type":"static","p":${pairId},"data":${statics}}`
+
+/** A tick about to be delivered, in compact form: its static frame when the part changed, and its `d`. */
+export interface CompactTick {
+  staticFrame: string | undefined
+  dynamic: string
+}
+
+/**
+ * Splits each delivered tick's row once, however many deliveries (WebSocket, Server-Sent Events) ask for it,
+ * and tells whether its static part differs from the pair's published row, which every compact connection
+ * holds. Changes are numbered (`changes`, `changedAt`), so that a connection that lagged can be sent the
+ * static parts that changed meanwhile.
+ */
+export class CompactTicks {
+  /** per pair, the last row split and its parts: the published row, almost always */
+  private readonly splitRows = new Array<Buffer | undefined>(PAIRS.length)
+  private readonly parts = new Array<RowParts | undefined>(PAIRS.length)
+  private lastTick: object | undefined
+  private lastCompact: CompactTick | undefined
+  /** static parts changed so far */
+  changes = 0
+  /** per pair, `changes` when its static part last changed (0: not since this edge started) */
+  readonly changedAt = new Float64Array(PAIRS.length)
+
+  constructor(private readonly published: PublishedTicks) {}
+
+  /** A tick about to be delivered (published still holds the pair's previous row). */
+  of(tick: { pairId: number; row: Buffer }): CompactTick {
+    if (tick === this.lastTick) return this.lastCompact!
+    const previous = this.published.rows[tick.pairId]
+    const before = previous && this.partsOf(tick.pairId, previous).statics
+    const { statics, dynamic } = this.partsOf(tick.pairId, tick.row)
+    const changed = statics !== before
+    if (changed) this.changedAt[tick.pairId] = ++this.changes
+    this.lastTick = tick
+    this.lastCompact = { staticFrame: changed ? staticFrame(tick.pairId, statics) : undefined, dynamic }
+    return this.lastCompact
+  }
+
+  /** The static frame of a pair's published row; undefined when it has none. */
+  publishedStatic(pairId: number): string | undefined {
+    const row = this.published.rows[pairId]
+    return row && staticFrame(pairId, this.partsOf(pairId, row).statics)
+  }
+
+  /** The static frames of the pairs (in pair-id order) whose static part changed after change number `after`. */
+  changedSince(after: number, pairIds: Iterable<number>): string[] {
+    const frames: string[] = []
+    for (const pairId of pairIds) {
+      const frame = this.changedAt[pairId]! > after ? this.publishedStatic(pairId) : undefined
+      if (frame) frames.push(frame)
+    }
+    return frames
+  }
+
+  private partsOf(pairId: number, row: Buffer): RowParts {
+    if (this.splitRows[pairId] !== row) {
+      this.splitRows[pairId] = row
+      this.parts[pairId] = splitRow(row)
+    }
+    return this.parts[pairId]!
+  }
+}

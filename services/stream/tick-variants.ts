@@ -1,0 +1,54 @@
+import { PAIRS } from '../../schemas/pairs.ts'
+import { compactTickFrame, type CompactTicks } from './compact-frames.ts'
+import type { Arrival } from './fan-out.ts'
+import { TickFrameWriter } from './frames.ts'
+import type { PairFilter } from './pair-filter.ts'
+
+/**
+ * The kinds of tick frame a connection can receive: full rows (the spec's) or compact, each without or with
+ * its cursor. Each kind has its own topics (every pair, and one per pair), and a tick's frame is written
+ * once per kind that some connection receives.
+ */
+export type Variant = 0 | 1 | 2 | 3
+export const VARIANTS: readonly Variant[] = [0, 1, 2, 3]
+
+export const variantOf = (connection: { compact: boolean; withCursor: boolean }): Variant =>
+  ((connection.compact ? 2 : 0) + (connection.withCursor ? 1 : 0)) as Variant
+
+export const hasCursor = (variant: Variant): boolean => variant % 2 === 1
+export const isCompact = (variant: Variant): boolean => variant >= 2
+
+const EVERY_PAIR_TOPICS = ['ticks', 'cursor-ticks', 'compact', 'compact-cursor']
+const PAIR_TOPICS = EVERY_PAIR_TOPICS.map((prefix) => PAIRS.map((pair) => `${prefix}:${pair.symbol}`))
+
+export const everyPairTopic = (variant: Variant): string => EVERY_PAIR_TOPICS[variant]!
+export const pairTopic = (variant: Variant, pairId: number): string => PAIR_TOPICS[variant]![pairId]!
+
+/** The topics of a connection's filter and kind. */
+export function topicsOf(filter: PairFilter, variant: Variant): string[] {
+  if (filter === null) return [everyPairTopic(variant)]
+  return [...filter].map((pairId) => pairTopic(variant, pairId))
+}
+
+/** A tick's frames for one kind: the tick, after a static frame when a compact connection must get one first. */
+export interface TickFrames {
+  staticFrame: string | undefined
+  tick: Buffer | string
+}
+
+/** Writes a tick's frames for each kind asked for. */
+export class TickFrameVariants {
+  private readonly writers = [new TickFrameWriter(), new TickFrameWriter()]
+
+  constructor(
+    private readonly compact: CompactTicks,
+    private readonly cursorOf: (position: number) => string,
+  ) {}
+
+  write(tick: Arrival, variant: Variant): TickFrames {
+    const cursor = hasCursor(variant) ? this.cursorOf(tick.position) : undefined
+    if (!isCompact(variant)) return { staticFrame: undefined, tick: this.writers[variant]!.write(tick.seq, tick.row, cursor) }
+    const { staticFrame, dynamic } = this.compact.of(tick)
+    return { staticFrame, tick: compactTickFrame(tick.seq, tick.pairId, dynamic, cursor) }
+  }
+}
