@@ -152,6 +152,11 @@ export function createMetrics() {
       help: 'Ticks stream clients were told they missed, summed over the gap frames sent',
       registers,
     }),
+    streamMalformedRows: new Counter({
+      name: 'venue_stream_malformed_rows_total',
+      help: "Ticks whose row is not a price row, which compact connections received with their pair's previous values",
+      registers,
+    }),
     streamConflatedTicks: new Counter({
       name: 'venue_stream_conflated_ticks_total',
       help: 'Ticks superseded by a newer row of their pair before fan-out, while the process was behind',

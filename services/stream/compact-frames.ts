@@ -15,8 +15,8 @@ export interface RowParts {
 }
 
 /**
- * Splits the bytes of a row (the ingestor's, so a valid price row). The numbers are written back as
- * JavaScript writes them, so a row the ingestor encoded is rebuilt to the same text.
+ * Splits the bytes of a row (the ingestor's, so a valid price row; throws on what is not a JSON object). The
+ * numbers are written back as JavaScript writes them, so a row the ingestor encoded is rebuilt to the same text.
  */
 export function splitRow(row: Buffer): RowParts {
   const { bid, mid, ask, isMarketOpen, isDayTradingClosed, secondsToToggleIsDayTradingClosed, timestampSeconds, ...statics } = JSON.parse(
@@ -26,6 +26,22 @@ export function splitRow(row: Buffer): RowParts {
   return {
     statics: JSON.stringify(statics),
     dynamic: `${bid},${mid},${ask},${flags},${secondsToToggleIsDayTradingClosed},${timestampSeconds}`,
+  }
+}
+
+/** What stands for a row that is not a price row when its pair has no earlier parts. */
+const NO_PARTS: RowParts = { statics: '{}', dynamic: 'null,null,null,0,-1,0' }
+
+/**
+ * splitRow, or else the pair's previous parts (`instead`): a row that is not a price row (never the ingestor's)
+ * repeats the pair's previous values rather than missing its tick, which would break the seq arithmetic.
+ */
+export function splitRowOr(row: Buffer, instead: RowParts | undefined, malformed: (error: unknown) => void): RowParts {
+  try {
+    return splitRow(row)
+  } catch (error) {
+    malformed(error)
+    return instead ?? NO_PARTS
   }
 }
 
@@ -60,7 +76,11 @@ export class CompactTicks {
   /** per pair, `changes` when its static part last changed (0: not since this edge started) */
   readonly changedAt = new Float64Array(PAIRS.length)
 
-  constructor(private readonly published: PublishedTicks) {}
+  /** `malformed` hears of a row that is not a price row (its pair's previous parts stand in for it) */
+  constructor(
+    private readonly published: PublishedTicks,
+    private readonly malformed: (pairId: number, error: unknown) => void = () => {},
+  ) {}
 
   /** A tick about to be delivered (published still holds the pair's previous row). */
   of(tick: { pairId: number; row: Buffer }): CompactTick {
@@ -94,7 +114,7 @@ export class CompactTicks {
   private partsOf(pairId: number, row: Buffer): RowParts {
     if (this.splitRows[pairId] !== row) {
       this.splitRows[pairId] = row
-      this.parts[pairId] = splitRow(row)
+      this.parts[pairId] = splitRowOr(row, this.parts[pairId], (error) => this.malformed(pairId, error))
     }
     return this.parts[pairId]!
   }

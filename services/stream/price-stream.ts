@@ -1,4 +1,5 @@
 import { ServiceError } from '../../kit/errors.ts'
+import { throttledWarning } from '../../kit/throttled-warning.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
 import type { PriceBus } from '../../bus/price-bus.ts'
@@ -78,7 +79,13 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
   const history = new TickHistory(tickLog.windowSeconds * 1000)
 
   const compressTicks = compressesTicks(config.STREAM_COMPRESSION)
-  const compact = new CompactTicks(published)
+  // a row that is not a price row (never the ingestor's) is counted and logged, once per pair and window
+  const warnMalformed = throttledWarning(log, "a tick row that is not a price row: compact connections got its pair's previous values")
+  const malformedRow = (error: unknown, pairId?: number) => {
+    metrics.streamMalformedRows.inc()
+    warnMalformed(String(pairId ?? 'replay'), { pairId, err: error })
+  }
+  const compact = new CompactTicks(published, (pairId, error) => malformedRow(error, pairId))
   const delivery = new Delivery({
     app: server.app,
     published,
@@ -165,7 +172,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
   const replayWriter = new TickFrameWriter()
   /** Sends a recovered resume's replay in the connection's format; returns the ticks it did not send. */
   const replay = (target: ReplayTarget, connection: { filter: PairFilter; compact: boolean; foldReplay: boolean }, after: Cursor) => {
-    const frames = connection.compact ? compactReplayFrames(history, after.position) : fullReplayFrames(replayWriter)
+    const frames = connection.compact ? compactReplayFrames(history, after.position, malformedRow) : fullReplayFrames(replayWriter)
     return (connection.foldReplay ? replayLatest : replayTicks)(target, history, after, connection.filter, frames, cursorOf)
   }
   const start = (connection: StreamConnection) => {

@@ -1,4 +1,4 @@
-import { compactTickFrame, splitRow, staticFrame } from './compact-frames.ts'
+import { compactTickFrame, splitRowOr, staticFrame, type RowParts } from './compact-frames.ts'
 import type { TickFrameWriter } from './frames.ts'
 import type { ReplayedTick, TickHistory } from './tick-history.ts'
 
@@ -20,13 +20,15 @@ export const fullReplayFrames =
  * for its pair: at first the part of the pair's last retained row at or before the cursor (sent when there
  * is none), then the part of the last one replayed.
  */
-export function compactReplayFrames(history: TickHistory, afterPosition: number): ReplayFrames {
+export function compactReplayFrames(history: TickHistory, afterPosition: number, malformed: (error: unknown) => void): ReplayFrames {
   const held = new Map<number, string | undefined>()
+  const replayed = new Map<number, RowParts>()
   return (tick, cursor) => {
-    const { statics, dynamic } = splitRow(tick.row)
+    const { statics, dynamic } = splitRowOr(tick.row, replayed.get(tick.pairId), malformed)
+    replayed.set(tick.pairId, { statics, dynamic })
     if (!held.has(tick.pairId)) {
       const rowBefore = history.rowAtOrBefore(afterPosition, tick.pairId)
-      held.set(tick.pairId, rowBefore && splitRow(rowBefore).statics)
+      held.set(tick.pairId, rowBefore && splitRowOr(rowBefore, undefined, malformed).statics)
     }
     const frames: ReplayFrame[] = []
     if (held.get(tick.pairId) !== statics) {

@@ -107,6 +107,25 @@ t.test('a static part comes before the first tick of a pair the snapshot had no 
   t.same(rebuiltRows(compact.frames.items), fullRows(full.frames.items), 'the rows, rebuilt')
 })
 
+t.test('a row on the bus that is not a price row: compact connections get the pair’s previous values, counted', async (t) => {
+  const edge = await startTestEdge({ env: NO_CONFLATION })
+  t.teardown(edge.stop)
+  const compact = await openRawFrames(`${edge.streamUrl}?pairs=BTC-USD&format=compact`)
+  t.teardown(() => compact.socket.terminate())
+  await compact.frames.waitFor((frame) => frame.json.type === 'snapshot', 'snapshot')
+  edge.bus.publishTick('BTC-USD', rowBytes(priceRow('BTC-USD', { mid: 100 })))
+  edge.bus.publishTick('BTC-USD', Buffer.from('not a row'))
+  edge.bus.publishTick('BTC-USD', rowBytes(priceRow('BTC-USD', { mid: 102 })))
+  await untilTicks(compact.frames, 3)
+  const ticks = compact.frames.items.filter(isTickFrame).map(({ json }) => ({ seq: json.seq, mid: json.d[1] }))
+  t.same(ticks, [
+    { seq: 1, mid: 100 },
+    { seq: 2, mid: 100 },
+    { seq: 3, mid: 102 },
+  ])
+  t.equal((await edge.metrics.streamMalformedRows.get()).values[0]?.value, 1, 'venue_stream_malformed_rows_total')
+})
+
 t.test('an event stream of compact frames: the static part as an event without id, the tick as `t` with its cursor', async (t) => {
   const edge = await startTestEdge({ env: NO_CONFLATION })
   t.teardown(edge.stop)
