@@ -12,6 +12,7 @@ import { startMaterializer, type Materializer } from '../snapshot/materializer.t
 import { PAIRS } from '../../schemas/pairs.ts'
 import { snapshotRoutes } from '../snapshot/routes.ts'
 import { startPriceStream } from '../stream/price-stream.ts'
+import { createStreamAdmission } from '../stream/stream-admission.ts'
 import { edgeConfig } from './config.ts'
 import type { EdgeFeatures } from './edge-features.ts'
 import { opsRoutes, roleReadiness, type ReadinessChecks, type ReadinessDetails } from '../ops/ops-routes.ts'
@@ -76,12 +77,15 @@ export async function startEdge(deps: EdgeDeps): Promise<Edge> {
     // one allowlist for REST (CORS) and the stream's upgrades
     allowedOrigins,
   })
+  // one set of connection ceilings for every stream path
+  const streamAdmission = createStreamAdmission(config)
   const stream = startPriceStream({
     server,
     bus: deps.bus,
     materializer,
     rateLimits,
     allowedOrigins,
+    admission: streamAdmission,
     config,
     logger: log,
     metrics: deps.metrics,

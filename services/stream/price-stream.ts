@@ -24,8 +24,8 @@ import { SnapshotCache } from './snapshot-cache.ts'
 import { SseDelivery, type SseConnection } from './sse-delivery.ts'
 import { eventStreamRoute } from './event-stream-route.ts'
 import { TickHistory } from './tick-history.ts'
-import { UpgradeAdmission } from './upgrade-admission.ts'
-import { UpgradeGate, type RejectionReason } from './upgrade-gate.ts'
+import type { StreamAdmission } from './stream-admission.ts'
+import type { RejectionReason } from './upgrade-gate.ts'
 
 export const STREAM_PATH = '/v1/prices/stream'
 
@@ -51,6 +51,8 @@ export interface PriceStreamOptions {
   rateLimits: RateLimits
   /** browser origins allowed to open the stream */
   allowedOrigins: OriginAllowlist
+  /** the connection ceilings and admission rate, shared with the replica's other stream paths */
+  admission: StreamAdmission
   config: StreamConfig
   logger: Logger
   metrics: Metrics
@@ -120,12 +122,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       },
     })
   })
-  const gate = new UpgradeGate({ maxConnectionsPerIp: config.STREAM_MAX_CONNECTIONS_PER_IP, maxConnections: config.STREAM_MAX_CONNECTIONS })
-  const upgradeRate = new UpgradeAdmission({
-    perSecond: config.STREAM_UPGRADES_PER_SECOND,
-    burst: config.STREAM_UPGRADE_BURST,
-    maxRetrySeconds: config.STREAM_UPGRADE_RETRY_MAX_SECONDS,
-  })
+  const { gate, upgradeRate } = options.admission
   const messagesPerMinute = config.RATE_LIMITS_ENABLED ? config.STREAM_MESSAGES_PER_SOCKET_PER_MINUTE : Infinity
   const snapshots = new SnapshotCache(published)
 
