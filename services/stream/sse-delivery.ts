@@ -4,21 +4,13 @@ import type { Arrival } from './fan-out.ts'
 import { gapFrame, TickFrameWriter } from './frames.ts'
 import { wantsPair, type PairFilter } from './pair-filter.ts'
 import type { PublishedTicks } from './published-ticks.ts'
+import { endResponse, HEARTBEAT_COMMENT, sseEvent, startSseHeartbeat, writeChunk, type SseResponse } from './sse-response.ts'
 
 /** The events of the stream over Server-Sent Events: each WebSocket frame (with its cursor) as `data`, the cursor as `id`. */
 export type EventType = 'snapshot' | 'tick' | 'gap' | 'resumed'
 
-/**
- * Comments keep a quiet response alive: uWebSockets.js closes an HTTP response nothing has been written to
- * for 10 s (services/http/native-uws.ts), and proxies close idle ones too.
- */
-export const SSE_HEARTBEAT_MS = 5_000
-const HEARTBEAT = Buffer.from(':\n\n')
-const EVENT_END = Buffer.from('\n\n')
-
 /** One Server-Sent Events response of the stream. */
-export interface SseConnection {
-  readonly res: HttpResponse
+export interface SseConnection extends SseResponse {
   readonly requestId: string
   readonly budgetKey: string
   readonly filter: PairFilter
@@ -28,10 +20,6 @@ export interface SseConnection {
   lagging: boolean
   /** while lagging: the published seq summed over its filter when it stopped receiving ticks */
   lagBaseline: number
-  /** bytes written since uWS last took a write whole: at least what it holds for the client */
-  held: number
-  /** false once the client went away or the response ended */
-  open: boolean
 }
 
 export interface SseDeliveryOptions {
@@ -55,10 +43,7 @@ export class SseDelivery {
   private readonly heartbeat: NodeJS.Timeout
 
   constructor(private readonly options: SseDeliveryOptions) {
-    this.heartbeat = setInterval(() => {
-      for (const connection of this.connections) if (connection.live && !connection.lagging) this.write(connection, HEARTBEAT)
-    }, SSE_HEARTBEAT_MS)
-    this.heartbeat.unref()
+    this.heartbeat = startSseHeartbeat(() => [...this.connections].filter((connection) => connection.live && !connection.lagging))
   }
 
   get size(): number {
@@ -85,8 +70,7 @@ export class SseDelivery {
   /** One event; false (and nothing written) when the client has more than the slow-client limit held. */
   send(connection: SseConnection, type: EventType, cursor: string | undefined, frame: Buffer | string): boolean {
     if (connection.held > this.options.slowClientBytes) return false
-    const head = cursor === undefined ? `event: ${type}\ndata: ` : `event: ${type}\nid: ${cursor}\ndata: `
-    return this.write(connection, Buffer.concat([Buffer.from(head), Buffer.from(frame), EVENT_END]))
+    return writeChunk(connection, sseEvent(type, cursor, frame))
   }
 
   /** Starts ticks; `missed` ticks of its filter published before now were not sent (a replay that stopped at the limit). */
@@ -99,7 +83,7 @@ export class SseDelivery {
   deliverTick({ pairId, seq, row, position }: Arrival, droppedBefore: number, conflated: boolean): void {
     if (this.connections.size === 0) return
     const cursor = this.options.cursorOf(position)
-    const event = Buffer.concat([Buffer.from(`event: tick\nid: ${cursor}\ndata: `), this.frames.write(seq, row, cursor), EVENT_END])
+    const event = sseEvent('tick', cursor, this.frames.write(seq, row, cursor))
     const gap = droppedBefore > 0 ? this.gapEvent(droppedBefore) : undefined
     for (const connection of this.connections) {
       if (!connection.live || connection.lagging || !wantsPair(connection.filter, pairId)) continue
@@ -107,8 +91,8 @@ export class SseDelivery {
         this.cutOff(connection, 0)
         continue
       }
-      if (gap && !(conflated && connection.filter === null)) this.write(connection, gap)
-      this.write(connection, event)
+      if (gap && !(conflated && connection.filter === null)) writeChunk(connection, gap)
+      writeChunk(connection, event)
     }
   }
 
@@ -117,33 +101,21 @@ export class SseDelivery {
     if (this.connections.size === 0) return
     const gap = this.gapEvent(dropped)
     for (const connection of this.connections)
-      if (connection.live && !connection.lagging && connection.filter === null) this.write(connection, gap)
+      if (connection.live && !connection.lagging && connection.filter === null) writeChunk(connection, gap)
   }
 
   /** Ends every response (shutdown): an EventSource comes back with its Last-Event-ID. */
   endAll(): number {
     clearInterval(this.heartbeat)
     const ended = this.connections.size
-    for (const connection of this.connections) {
-      connection.open = false
-      connection.res.cork(() => connection.res.end())
-    }
+    for (const connection of this.connections) endResponse(connection)
     this.connections.clear()
     return ended
   }
 
   private gapEvent(dropped: number): Buffer {
     const cursor = this.options.cursorOf(this.options.published.position)
-    return Buffer.from(`event: gap\nid: ${cursor}\ndata: ${gapFrame(dropped, cursor)}\n\n`)
-  }
-
-  private write(connection: SseConnection, chunk: Buffer): boolean {
-    if (!connection.open) return false
-    const { res } = connection
-    let whole = false
-    res.cork(() => (whole = res.write(chunk)))
-    connection.held = whole ? 0 : connection.held + chunk.length
-    return true
+    return sseEvent('gap', cursor, gapFrame(dropped, cursor))
   }
 
   /** Over the limit: no more ticks until uWS reports it writable; the published seq counts what it misses. */
@@ -161,10 +133,10 @@ export class SseDelivery {
     if (!connection.open || !connection.lagging) return
     const dropped = this.options.published.sumOver(connection.filter) - connection.lagBaseline
     if (dropped > 0) {
-      this.write(connection, this.gapEvent(dropped))
+      writeChunk(connection, this.gapEvent(dropped))
       connection.lagBaseline += dropped
       this.options.metrics.streamDroppedTicks.inc(dropped)
-    } else this.write(connection, HEARTBEAT)
+    } else writeChunk(connection, HEARTBEAT_COMMENT)
     if (connection.held > this.options.slowClientBytes) return
     connection.lagging = false
     this.options.metrics.streamLaggingConnections.dec()
