@@ -1,3 +1,5 @@
+import { ServiceError } from '../../kit/errors.ts'
+import type { RateLimitDecision } from '../http/rate-limits.ts'
 import type { StreamConfig } from './config.ts'
 import { UpgradeAdmission } from './upgrade-admission.ts'
 import { UpgradeGate } from './upgrade-gate.ts'
@@ -21,4 +23,16 @@ export function createStreamAdmission(config: StreamConfig): StreamAdmission {
       maxRetrySeconds: config.STREAM_UPGRADE_RETRY_MAX_SECONDS,
     }),
   }
+}
+
+/** The 429 of a spent upgrade budget; `withRetryAfter` where no budget headers go with it (an event stream's refusal). */
+export function upgradeBudgetRefusal(decision: RateLimitDecision, withRetryAfter: boolean): ServiceError {
+  return new ServiceError(
+    'rate_limited',
+    `too many stream upgrades from this address (${decision.limit} per minute): retry in ${decision.resetSeconds} seconds`,
+    {
+      details: { retryAfterSeconds: decision.resetSeconds, limit: { upgradesPerIpPerMinute: decision.limit } },
+      ...(withRetryAfter && { retryAfterSeconds: decision.resetSeconds }),
+    },
+  )
 }
