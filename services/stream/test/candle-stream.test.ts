@@ -3,6 +3,7 @@
 // Over NVDA's Friday close, a closed weekend and Monday's open, a WebSocket (`ws`) and an event stream get the
 // same frames, and every closed candle is what POST /v1/ohlc answers for its period.
 import t from 'tap'
+import { CandleServerFrame } from '../../../schemas/stream.ts'
 import { startTestEdge } from '../../../test/support/edge-harness.ts'
 import { readJson } from '../../../test/support/http.ts'
 import { priceRow, rowBytes } from '../../../test/support/price-rows.ts'
@@ -148,6 +149,10 @@ t.test('the event stream got the same frames as the WebSocket, each as an event 
   t.strictSame(
     events.events.items.map((event) => ({ event: event.event, frame: JSON.parse(event.data) })),
     frames.map((frame) => ({ event: frame.type, frame })),
+  )
+  t.ok(
+    frames.every((frame) => CandleServerFrame.safeParse(frame).success),
+    "every frame fits the documents' schema",
   )
   const closedTimes = frames.filter((frame) => frame.data?.closed).map((frame) => `${frame.data.from}@${frame.data.time}`)
   t.equal(new Set(closedTimes).size, closedTimes.length, 'each period closed once')
