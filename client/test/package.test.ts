@@ -28,7 +28,10 @@ const parity: [
   Same<frames.AckFrame, z.infer<typeof schemas.AckFrame>>,
   Same<frames.ErrorFrame, z.infer<typeof schemas.ErrorFrame>>,
   Same<frames.ClientMessage, z.infer<typeof schemas.ClientMessage>>,
-] = [true, true, true, true, true, true, true, true, true, true, true]
+  Same<frames.StreamCandle, z.infer<typeof schemas.StreamCandle>>,
+  Same<frames.CandleSnapshotFrame, z.infer<typeof schemas.CandleSnapshotFrame>>,
+  Same<frames.CandleFrame, z.infer<typeof schemas.CandleFrame>>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true]
 
 const run = promisify(execFile)
 const packageDirectory = fileURLToPath(new URL('..', import.meta.url))
