@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import type { OhlcResolution } from '../../schemas/ohlc.ts'
 import { pairByName } from '../../schemas/pairs.ts'
 import { ohlcResolutionOf, UdfResolutionParam } from '../../schemas/udf.ts'
 import type { ParsedQuery } from './upgrade-gate.ts'
@@ -14,15 +13,16 @@ const CandleQuery = z.strictObject({
   resolution: UdfResolutionParam.transform(ohlcResolutionOf),
 })
 
-export interface CandleSubscription {
+/** What a connection receives: its pairs' candles of one resolution (and whatever else its query sets). */
+export type CandleSubscription = Omit<z.infer<typeof CandleQuery>, 'pairs'> & {
   /** pair ids, each once, in pair-id order */
   pairIds: readonly number[]
-  resolution: OhlcResolution
 }
 
 export function parseCandleQuery(query: string): ParsedQuery<CandleSubscription> {
   const parsed = CandleQuery.safeParse(queryRecord(query))
   if (!parsed.success) return { ok: false, issues: parsed.error.issues }
-  const pairIds = [...new Set(parsed.data.pairs.map((name) => pairByName(name)!.id))].sort((a, b) => a - b)
-  return { ok: true, pairIds, resolution: parsed.data.resolution }
+  const { pairs, ...options } = parsed.data
+  const pairIds = [...new Set(pairs.map((name) => pairByName(name)!.id))].sort((a, b) => a - b)
+  return { ok: true, pairIds, ...options }
 }

@@ -131,7 +131,7 @@ export function startCandleStream(options: CandleStreamOptions): CandleStream {
           refused(admitted.reason, clientIp)
           return { admitted: false, refusal: admitted.refusal, refundsBudget: admitted.refusal.code === 'at_capacity' }
         }
-        const subscription = { pairIds: admitted.pairIds, resolution: admitted.resolution }
+        const { admitted: _admitted, ...subscription } = admitted
         return { admitted: true, userData: { requestId, budgetKey, subscription, lagging: false, lagBaseline: 0, socket: undefined } }
       },
       abandon: (connection) => gate.release(connection.budgetKey),
@@ -186,8 +186,7 @@ export function startCandleStream(options: CandleStreamOptions): CandleStream {
         checks,
         context,
         { stream: 'the candle stream', admit: (budgetKey) => admit(budgetKey, query) },
-        (res, admitted, budgetKey) => {
-          const subscription = { pairIds: admitted.pairIds, resolution: admitted.resolution }
+        (res, subscription, budgetKey) => {
           delivery.addEventStream(res, { requestId: context.requestId, budgetKey, subscription }, candleSnapshotFrame(subscription, live))
           countConnections()
         },

@@ -75,7 +75,7 @@ export async function openEventStream<Query extends object>(
   checks: EventStreamChecks,
   context: RequestContext,
   admission: { stream: string; admit(budgetKey: string): Admission<Query> },
-  start: (res: HttpResponse, admitted: Query, budgetKey: string) => void,
+  start: (res: HttpResponse, asked: Query, budgetKey: string) => void,
 ): Promise<Reply> {
   const { clientIp, headers } = context
   if (!checks.allowedOrigins(headers.origin, headers.host)) {
@@ -101,6 +101,7 @@ export async function openEventStream<Query extends object>(
     checks.refused(admitted.reason, clientIp)
     throw admitted.refusal
   }
+  const { admitted: _admitted, ...asked } = admitted
   // a client gone before the answer is written (or a HEAD request) never takes its place
   const unclaimed = setImmediate(() => checks.gate.release(budgetKey))
   return {
@@ -111,7 +112,7 @@ export async function openEventStream<Query extends object>(
     stream(res) {
       clearImmediate(unclaimed)
       if (budget) writeBudgetHeaders(res, budget)
-      start(res, admitted, budgetKey)
+      start(res, asked as Query, budgetKey)
     },
   }
 }
