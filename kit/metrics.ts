@@ -179,6 +179,28 @@ export function createMetrics() {
       help: 'Stream connections terminated for not answering a ping',
       registers,
     }),
+    candleStreamConnections: new Gauge({
+      name: 'venue_candle_stream_connections',
+      help: 'Open candle-stream connections (WebSocket and Server-Sent Events)',
+      registers,
+    }),
+    candleStreamFrames: new Counter({
+      name: 'venue_candle_stream_frames_total',
+      help: 'Frames sent to candle-stream clients (one per frame per client), by type: snapshot, candle, gap',
+      labelNames: ['type'],
+      registers,
+    }),
+    candleStreamDroppedFrames: new Counter({
+      name: 'venue_candle_stream_dropped_frames_total',
+      help: 'Candle frames candle-stream clients were told they missed, summed over the gap frames sent',
+      registers,
+    }),
+    candleStreamRejectedUpgrades: new Counter({
+      name: 'venue_candle_stream_rejected_upgrades_total',
+      help: 'Candle-stream upgrades and event streams refused, by reason',
+      labelNames: ['reason'],
+      registers,
+    }),
     jobQueueDepth: new Gauge({
       name: 'venue_job_queue_depth',
       help: 'Jobs per queue and state (waiting, active, delayed, completed, failed), sampled',

@@ -1,4 +1,4 @@
-// The AsyncAPI 3.0 description of the two event interfaces: the WebSocket price stream and the NATS
+// The AsyncAPI 3.0 description of the event interfaces: the WebSocket price and candle streams and the NATS
 // subjects and key-value bucket internal services read. Payloads come from the same zod schemas the
 // stream and the bus use; only the prose and the channel layout are written here.
 import { z } from 'zod'
@@ -7,6 +7,8 @@ import { pairBySymbol } from './pairs.ts'
 import { PriceRow } from './price.ts'
 import {
   AckFrame,
+  CandleFrame,
+  CandleSnapshotFrame,
   ClientMessage,
   CompactSnapshotFrame,
   CompactSnapshotFrameWithCursor,
@@ -47,6 +49,8 @@ const SCHEMAS = {
   AckFrame,
   ErrorFrame,
   ClientMessage,
+  CandleSnapshotFrame,
+  CandleFrame,
 }
 type SchemaName = keyof typeof SCHEMAS
 
@@ -87,6 +91,14 @@ const STREAM_DESCRIPTION = (
 
 **Limits (per replica).** ${limits.connectionsPerIp} connections per IP (429), ${limits.connections} in total (503), ${limits.upgradesPerIpPerMinute} upgrades per IP per minute (429), ${limits.messagesPerSocketPerMinute} client messages per socket per minute (\`error\` \`rate_limited\`), 4 KiB per client message (larger closes the connection). Per IP means per IPv4 address, or per IPv6 prefix (a /64 unless configured otherwise). Refused upgrades carry \`Retry-After\` and the framework error body; an \`Origin\` outside the allowlist gets a bare 403; an invalid query 400. A ping every 30 s; a socket that missed the previous pong is terminated. Shutdown closes with 1001.`
 
+const CANDLE_STREAM_DESCRIPTION = (
+  limits: StreamLimits,
+) => `Candles as they form, for charts: one pair list and one resolution per connection. The first frame is a \`snapshot\`: for each pair, in pair-id order, its last closed candle and its forming one, where they exist. Then \`candle\` frames, each a candle as \`POST /v1/ohlc\` answers it (\`time\` in milliseconds) with its \`resolution\` and \`closed\`: while a candle forms, at most one frame per pair per second, and only when it changed; when its period ends, exactly one frame with \`closed: true\`, within a second, the candle \`POST /v1/ohlc\` answers for that period. A period without ticks has no candle. While a pair's market is closed (the market-hours calendar) no frame of it is sent, nor the candle of a period its market was closed throughout. A \`gap\` says how many candle frames were dropped for this connection (a slow reader past 1 MiB buffered); re-read the candles with \`POST /v1/ohlc\` or \`GET /v1/udf/history\`.
+
+**Server-Sent Events.** The same path answers \`GET\` with \`Accept: text/event-stream\`: events \`snapshot\`, \`candle\` and \`gap\`, each \`data\` the frame's JSON; no \`id\` (an \`EventSource\` that comes back starts from a new snapshot). A comment every 5 s; the response ends at shutdown. A plain GET is 426.
+
+**Limits (per replica), shared with the price stream.** A candle-stream connection takes a place in the price stream's ceilings: ${limits.connectionsPerIp} connections per IP (429) and ${limits.connections} in total (503) for both paths together, and both draw on one budget of ${limits.upgradesPerIpPerMinute} upgrades per IP per minute (429). The origin allowlist is the price stream's. Client messages are not read. Shutdown closes with 1001.`
+
 const TICKS_DESCRIPTION = (busAddresses: BusAddresses) =>
   `Every price update of one pair, published by the ingestor at once, in order per pair. The message is the price row as UTF-8 JSON bytes, the same bytes the REST snapshot and the stream carry, with the header \`Price-Seq\`: the tick's per-pair seq, as the stream shows it. The JetStream stream \`price-ticks\` (\`<namespace>-price-ticks\`) keeps every tick for the resume window (\`STREAM_RESUME_WINDOW_SECONDS\`): its sequence is the tick's position, the second half of a stream cursor, and its creation time (in base 36 milliseconds) the first; to replay from a cursor, read it with an ordered consumer starting at the position after the cursor's. Subscribe to \`${busAddresses.tickSubject.replace('{pair}', '*')}\` for every pair; use a queue group to split them between replicas. A deployment's \`BUS_NAMESPACE\` prefixes the subject (\`<namespace>.${busAddresses.tickSubject}\`).
 
@@ -94,6 +106,17 @@ const TICKS_DESCRIPTION = (busAddresses: BusAddresses) =>
 
 const LATEST_DESCRIPTION = (busAddresses: BusAddresses) =>
   `The JetStream key-value bucket \`${busAddresses.latestPricesBucket}\` (history 1): key = pair symbol, value = that pair's latest row, the same UTF-8 JSON bytes as on the tick subject. It is written at most once per pair every 250 ms, so it lags the ticks slightly: read it to seed a starting reader, then follow the ticks. With \`BUS_NAMESPACE\` the bucket is \`<namespace>-${busAddresses.latestPricesBucket}\`. This channel is the bucket's underlying subject; read it through a key-value client (get, keys, watch).`
+
+const candleExample = {
+  from: 'BTC',
+  to: 'USD',
+  time: 1_767_225_660_000,
+  open: 87_412.5,
+  high: 87_430.25,
+  low: 87_401.75,
+  close: 87_420,
+  resolution: '1',
+}
 
 const streamMessage = (name: string, title: string, schema: SchemaName, example: unknown) => ({
   name,
@@ -122,7 +145,7 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
       title: 'Venue gateway events',
       version: '1.0.0',
       description:
-        'The WebSocket price stream of the venue gateway, and the NATS interface internal services use to read the same ticks and latest prices without the gateway. The REST API is described by the OpenAPI document at `/v1/openapi.json`.',
+        'The WebSocket price and candle streams of the venue gateway, and the NATS interface internal services use to read the same ticks and latest prices without the gateway. The REST API is described by the OpenAPI document at `/v1/openapi.json`.',
       license: { name: 'Proprietary' },
     },
     defaultContentType: 'application/json',
@@ -210,6 +233,48 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           },
         },
       },
+      candleStream: {
+        address: '/v1/candles/stream',
+        title: 'Candle stream',
+        description: CANDLE_STREAM_DESCRIPTION(streamLimits),
+        servers: [ref('servers/gateway')],
+        messages: {
+          snapshot: ref('components/messages/candleSnapshot'),
+          candle: ref('components/messages/candle'),
+          gap: ref('components/messages/candleGap'),
+        },
+        bindings: {
+          ws: {
+            method: 'GET',
+            query: {
+              type: 'object',
+              properties: {
+                pairs: {
+                  type: 'string',
+                  description:
+                    'Comma-separated pair symbols (or their legacy spellings, such as SPX-USD). Missing, empty, repeated, or naming an unlisted symbol: 400.',
+                  examples: ['BTC-USD,ETH-USD'],
+                },
+                resolution: {
+                  type: 'string',
+                  enum: ['1', '5', '15', '60', '240', '1D', 'D'],
+                  description:
+                    "The candles' width, as `POST /v1/ohlc` and the UDF routes take it (`D` is `1D`). Missing, repeated or another value: 400.",
+                },
+              },
+              required: ['pairs', 'resolution'],
+              additionalProperties: false,
+            },
+            bindingVersion: '0.1.0',
+          },
+          http: {
+            method: 'GET',
+            description:
+              "Server-Sent Events (`Accept: text/event-stream`, answered `200` with `Content-Type: text/event-stream`): every event is `event: <type>` and `data: <the frame>`; the query is the WebSocket's.",
+            bindingVersion: '0.3.0',
+          },
+        },
+      },
       priceTicks: {
         address: busAddresses.tickSubject,
         title: 'Price ticks',
@@ -245,6 +310,16 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           ref('channels/priceStream/messages/static'),
           ref('channels/priceStream/messages/compactTick'),
           ref('channels/priceStream/messages/compactTickWithCursor'),
+        ],
+      },
+      sendCandleFrames: {
+        action: 'send',
+        title: 'Send the snapshot, candles and gaps',
+        channel: ref('channels/candleStream'),
+        messages: [
+          ref('channels/candleStream/messages/snapshot'),
+          ref('channels/candleStream/messages/candle'),
+          ref('channels/candleStream/messages/gap'),
         ],
       },
       receiveFilterChange: {
@@ -347,6 +422,18 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           type: 'subscribe',
           pairs: ['XAU-USD'],
         }),
+        candleSnapshot: streamMessage('snapshot', 'Candle snapshot (first frame)', 'CandleSnapshotFrame', {
+          type: 'snapshot',
+          data: [
+            { ...candleExample, time: candleExample.time - 60_000, closed: true },
+            { ...candleExample, closed: false },
+          ],
+        }),
+        candle: streamMessage('candle', 'Candle, forming or closed', 'CandleFrame', {
+          type: 'candle',
+          data: { ...candleExample, closed: true },
+        }),
+        candleGap: streamMessage('gap', 'Gap: candle frames dropped for this connection', 'GapFrame', { type: 'gap', dropped: 3 }),
         priceRow: {
           name: 'priceRow',
           title: 'Price row',

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { OHLC_RESOLUTIONS, OhlcCandle } from './ohlc.ts'
 import { PriceRow } from './price.ts'
 
 // Spec 6: frames of WS /v1/prices/stream (and the `data` of its Server-Sent Events). A connection that opted
@@ -101,3 +102,27 @@ export const ClientMessage = z.strictObject({
   pairs: z.array(z.string()),
 })
 export type ClientMessage = z.infer<typeof ClientMessage>
+
+// Frames of /v1/candles/stream (and the `data` of its Server-Sent Events): candles as POST /v1/ohlc answers
+// them, with their resolution and whether their period is over.
+
+export const StreamCandle = OhlcCandle.extend({
+  resolution: z.enum(OHLC_RESOLUTIONS),
+  /** true once the candle's period has ended: the candle is final, as POST /v1/ohlc answers it */
+  closed: z.boolean(),
+})
+export type StreamCandle = z.infer<typeof StreamCandle>
+
+export const CandleSnapshotFrame = z.strictObject({
+  type: z.literal('snapshot'),
+  /** per pair, in pair-id order: its last closed candle, then its forming one, where they exist */
+  data: z.array(StreamCandle),
+})
+
+export const CandleFrame = z.strictObject({
+  type: z.literal('candle'),
+  data: StreamCandle,
+})
+
+export const CandleServerFrame = z.discriminatedUnion('type', [CandleSnapshotFrame, CandleFrame, GapFrame])
+export type CandleServerFrame = z.infer<typeof CandleServerFrame>

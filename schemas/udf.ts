@@ -89,7 +89,11 @@ export const UdfError = z.strictObject({ s: z.literal('error'), errmsg: z.string
 })
 export type UdfError = z.infer<typeof UdfError>
 
-const Resolution = z.enum([...UDF_RESOLUTIONS, 'D']).meta({ description: 'A bar width; `D` is read as `1D`' })
+/** A bar width as UDF clients spell it: `D` is read as `1D` (`ohlcResolutionOf`). */
+export const UdfResolutionParam = z.enum([...UDF_RESOLUTIONS, 'D']).meta({ description: 'A bar width; `D` is read as `1D`' })
+
+/** The candle resolution a UDF spelling names. */
+export const ohlcResolutionOf = (resolution: z.infer<typeof UdfResolutionParam>): UdfResolution => (resolution === 'D' ? '1D' : resolution)
 
 /** A whole number in a query string, documented as the integer it is parsed into. */
 const integerParam = (range: { min: number; max: number }, description: string, example?: number) =>
@@ -105,7 +109,7 @@ const UnixSeconds = (description: string, example: number) => integerParam({ min
 /** Query of GET /v1/udf/history; other parameters UDF clients add are accepted and not read. */
 export const UdfHistoryQuery = z.looseObject({
   symbol: z.string().min(1).meta({ description: 'A pair symbol (BTC-USD) or its legacy spelling (SPX-USD)', example: 'BTC-USD' }),
-  resolution: Resolution,
+  resolution: UdfResolutionParam,
   from: UnixSeconds('Unix seconds: the first bar starts at or after it (widened to the start of its period)', 1_767_225_600),
   to: UnixSeconds('Unix seconds, exclusive', 1_767_312_000),
   countback: integerParam({ min: 1, max: 100_000 }, 'Accepted and not read: bars come from `from` to `to`').optional(),

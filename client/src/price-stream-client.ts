@@ -8,7 +8,7 @@ import { reconnectDelayMs } from './reconnect-delay.ts'
 import type { PriceRow, ServerFrame, StreamErrorCode } from './stream-frames.ts'
 import { TypedEmitter } from './typed-emitter.ts'
 
-/** The part of the standard WebSocket the client uses (the `ws` package's WebSocket has it too). */
+/** The part of the standard WebSocket the stream clients use (the `ws` package's WebSocket has it too). */
 export interface StreamSocket {
   readonly readyState: number
   send(data: string): void
@@ -340,7 +340,7 @@ export class PriceStreamClient extends TypedEmitter<PriceStreamEvents> {
   }
 }
 
-function platformSocket(url: URL): StreamSocket {
+export function platformSocket(url: URL): StreamSocket {
   const { WebSocket } = globalThis as { WebSocket?: new (url: string) => StreamSocket }
   if (!WebSocket) throw new Error('this platform has no WebSocket: pass openSocket (nodeSocket() on Node 20)')
   return new WebSocket(url.toString())

@@ -103,3 +103,28 @@ export interface ClientMessage {
   type: 'subscribe' | 'unsubscribe'
   pairs: string[]
 }
+
+// The frames of /v1/candles/stream.
+
+/** A candle as POST /v1/ohlc answers it (`time` in milliseconds), with its resolution and whether its period is over. */
+export interface StreamCandle {
+  from: string
+  to: string
+  time: number
+  open: number
+  high: number
+  low: number
+  close: number
+  resolution: '1' | '5' | '15' | '60' | '240' | '1D'
+  closed: boolean
+}
+export interface CandleSnapshotFrame {
+  type: 'snapshot'
+  /** per pair: its last closed candle, then its forming one, where they exist */
+  data: StreamCandle[]
+}
+export interface CandleFrame {
+  type: 'candle'
+  data: StreamCandle
+}
+export type CandleServerFrame = CandleSnapshotFrame | CandleFrame | GapFrame

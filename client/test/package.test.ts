@@ -33,7 +33,10 @@ const parity: [
   Same<frames.CompactTickFrame, z.infer<typeof schemas.CompactTickFrame>>,
   Same<frames.CompactTickFrameWithCursor, z.infer<typeof schemas.CompactTickFrameWithCursor>>,
   Same<frames.ClientMessage, z.infer<typeof schemas.ClientMessage>>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true]
+  Same<frames.StreamCandle, z.infer<typeof schemas.StreamCandle>>,
+  Same<frames.CandleSnapshotFrame, z.infer<typeof schemas.CandleSnapshotFrame>>,
+  Same<frames.CandleFrame, z.infer<typeof schemas.CandleFrame>>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true]
 
 const run = promisify(execFile)
 const packageDirectory = fileURLToPath(new URL('..', import.meta.url))

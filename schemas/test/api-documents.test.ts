@@ -102,6 +102,7 @@ t.test('every operation is named for a client method, needs no credentials and s
     'listPrices',
     'listTrades',
     'onboard',
+    'openCandleStream',
     'openPriceStream',
     'querySubgraph',
     'querySubgraphAtMetadataBackendPath',
@@ -214,7 +215,7 @@ t.test('the AsyncAPI document is valid AsyncAPI 3.0 with no error or warning fro
       .channels()
       .all()
       .map((channel) => channel.address()),
-    ['/v1/prices/stream', 'prices.v1.tick.{pair}', '$KV.prices.{pair}'],
+    ['/v1/prices/stream', '/v1/candles/stream', 'prices.v1.tick.{pair}', '$KV.prices.{pair}'],
   )
   t.same(
     document!
@@ -223,6 +224,7 @@ t.test('the AsyncAPI document is valid AsyncAPI 3.0 with no error or warning fro
       .map((operation) => [operation.id(), operation.action()]),
     [
       ['sendPriceFrames', 'send'],
+      ['sendCandleFrames', 'send'],
       ['receiveFilterChange', 'receive'],
       ['publishTick', 'send'],
       ['storeLatestPrice', 'send'],
@@ -256,6 +258,16 @@ t.test('the AsyncAPI document is valid AsyncAPI 3.0 with no error or warning fro
   t.same(stream.bindings().get('ws')?.value().query.properties.pairs.type, 'string')
   t.same(Object.keys(stream.bindings().get('ws')?.value().query.properties), ['pairs', 'cursor', 'from', 'format', 'replay'])
   t.equal(stream.bindings().get('http')?.value().method, 'GET', 'the Server-Sent Events binding')
+  const candles = document!.channels().get('candleStream')!
+  t.same(
+    candles
+      .messages()
+      .all()
+      .map((message) => message.name()),
+    ['snapshot', 'candle', 'gap'],
+  )
+  t.same(Object.keys(candles.bindings().get('ws')?.value().query.properties), ['pairs', 'resolution'])
+  t.equal(candles.bindings().get('http')?.value().method, 'GET', 'the Server-Sent Events binding')
 })
 
 t.test('the AsyncAPI parser reports a document that breaks the specification', async (t) => {

@@ -6,6 +6,7 @@ import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
 import type { PriceBus } from '../../bus/price-bus.ts'
 import { candlesConfig } from '../candles/config.ts'
+import type { CandleStore } from '../candles/candle-store.ts'
 import { startCandleWriter } from '../candles/candle-writer.ts'
 import { createCandleStore } from '../candles/create-candle-store.ts'
 import { ohlcRoutes } from '../candles/routes.ts'
@@ -35,7 +36,15 @@ import { subgraphDoorRoutes } from '../subgraph-door/routes.ts'
 /** The edge's routes beyond prices and status, with what they need started. */
 export interface EdgeFeatures {
   routes(prices: Materializer): Route[]
+  /** what the candle stream reads: the candle store, and the writer's flush */
+  candles: CandleFeed
   stop(): Promise<void>
+}
+
+export interface CandleFeed {
+  store: CandleStore
+  /** resolves once every tick the candle writer received is in the store */
+  flushed(): Promise<void>
 }
 
 export async function startEdgeFeatures(deps: {
@@ -97,6 +106,7 @@ export async function startEdgeFeatures(deps: {
   const doorConfig = subgraphDoorConfig(deps.env)
   const onboarding = deps.onboarding
   return {
+    candles: { store: candleStore, flushed: candleWriter.flush },
     routes: (prices) => [
       ...portfolioRoutes(indexer),
       ...depthRoutes({ indexer, prices }),

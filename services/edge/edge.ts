@@ -12,6 +12,9 @@ import { startMaterializer, type Materializer } from '../snapshot/materializer.t
 import { PAIRS } from '../../schemas/pairs.ts'
 import { snapshotRoutes } from '../snapshot/routes.ts'
 import { startPriceStream } from '../stream/price-stream.ts'
+import { createStreamAdmission } from '../stream/stream-admission.ts'
+import { startCandleStream } from '../stream/candle-stream.ts'
+import { calendarMarketClock } from '../market-hours/calendar-market-clock.ts'
 import { edgeConfig } from './config.ts'
 import type { EdgeFeatures } from './edge-features.ts'
 import { opsRoutes, roleReadiness, type ReadinessChecks, type ReadinessDetails } from '../ops/ops-routes.ts'
@@ -33,6 +36,8 @@ export interface EdgeDeps {
   readiness?: ReadinessChecks
   /** what the process's other roles report on /readyz (OPS_ROUTES_ON_PUBLIC_PORT only) */
   readinessDetails?: ReadinessDetails
+  /** ms since the epoch, by which candle periods end and markets open and close (a test's own clock); Date.now by default */
+  now?: () => number
 }
 
 export interface Edge {
@@ -76,19 +81,39 @@ export async function startEdge(deps: EdgeDeps): Promise<Edge> {
     // one allowlist for REST (CORS) and the stream's upgrades
     allowedOrigins,
   })
+  // one set of connection ceilings for every stream path
+  const streamAdmission = createStreamAdmission(config)
   const stream = startPriceStream({
     server,
     bus: deps.bus,
     materializer,
     rateLimits,
     allowedOrigins,
+    admission: streamAdmission,
     config,
     logger: log,
     metrics: deps.metrics,
   })
-  await stream.ready
+  // the candle stream comes with the candles (the edge's features)
+  const candleStream =
+    deps.features &&
+    startCandleStream({
+      server,
+      bus: deps.bus,
+      ...deps.features.candles,
+      marketClock: calendarMarketClock(),
+      now: deps.now ?? Date.now,
+      admission: streamAdmission,
+      rateLimits,
+      allowedOrigins,
+      config,
+      logger: log,
+      metrics: deps.metrics,
+    })
+  await Promise.all([stream.ready, candleStream?.ready])
   server.addRoutes([
     ...stream.routes,
+    ...(candleStream?.routes ?? []),
     ...snapshotRoutes(materializer),
     // the ops listener (OPS_PORT) serves them in every process; here only when an operator opts in
     ...(config.OPS_ROUTES_ON_PUBLIC_PORT
@@ -103,6 +128,7 @@ export async function startEdge(deps: EdgeDeps): Promise<Edge> {
     pricesComplete: everyPairPriced(materializer, PRICES_COMPLETE_WITHIN_MS).then(() => delay(FIRST_ANSWERS_MS)),
     async stop() {
       server.close()
+      candleStream?.stop()
       await stream.stop()
       await deps.features?.stop()
       materializer.stop()

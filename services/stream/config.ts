@@ -9,13 +9,13 @@ export const StreamEnv = z.object({
     "browser origins allowed to open the stream and answered with CORS by REST, besides the service's own, e.g. https://app.example.com; `*` allows any",
   ),
   STREAM_MAX_CONNECTIONS_PER_IP: envInt(CONNECTION_CEILINGS.perIp, { min: 1 }).describe(
-    'stream connections per client IP and replica; the next upgrade gets 429',
+    'stream connections (price and candle streams together) per client IP and replica; the next upgrade gets 429',
   ),
   STREAM_MAX_CONNECTIONS: envInt(CONNECTION_CEILINGS.total, { min: 1 }).describe(
-    'stream connections per replica; the next upgrade gets 503',
+    'stream connections (price and candle streams together) per replica; the next upgrade gets 503',
   ),
   STREAM_UPGRADES_PER_IP_PER_MINUTE: envInt(BUDGETS.streamUpgrades.points, { min: 1 }).describe(
-    'stream upgrades per client IP and minute, per replica; the next gets 429',
+    'stream upgrades (price and candle streams together) per client IP and minute, per replica; the next gets 429',
   ),
   STREAM_UPGRADES_PER_SECOND: envInt(1000, { min: 1 }).describe(
     'upgrades this replica admits per second from every client together, so a reconnect storm is spread out; the next gets 503 with a jittered `Retry-After`',
@@ -28,7 +28,7 @@ export const StreamEnv = z.object({
     'client messages per socket and minute; the next gets an `error` frame `rate_limited`',
   ),
   STREAM_SLOW_CLIENT_BYTES: envInt(1024 * 1024, { min: 16 * 1024 }).describe(
-    'above this many bytes buffered for a socket, its ticks are dropped and counted for its next `gap`',
+    'above this many bytes buffered for a socket, its ticks (candle frames) are dropped and counted for its next `gap`',
   ),
   STREAM_PING_INTERVAL_MS: envInt(30_000, { min: 1 }).describe('heartbeat; a socket with no pong since the previous ping is terminated'),
   STREAM_FANOUT_SLICE_MS: envInt(20, { min: 0 }).describe(

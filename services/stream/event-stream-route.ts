@@ -1,3 +1,4 @@
+import type { HttpResponse } from 'uWebSockets.js'
 import { ServiceError } from '../../kit/errors.ts'
 import type { Metrics } from '../../kit/metrics.ts'
 import type { Route } from '../http/http-server.ts'
@@ -10,28 +11,35 @@ import type { Cursor } from './cursor.ts'
 import type { SseConnection, SseDelivery } from './sse-delivery.ts'
 import { resumingQuery } from './stream-query.ts'
 import type { UpgradeAdmission } from './upgrade-admission.ts'
-import type { RejectionReason, UpgradeGate } from './upgrade-gate.ts'
+import type { Admission, RejectionReason, UpgradeGate } from './upgrade-gate.ts'
 
-export interface EventStreamRouteOptions {
-  path: string
+/** The checks every stream path's event stream passes before it is answered, as its WebSocket upgrade does. */
+export interface EventStreamChecks {
   gate: UpgradeGate
   upgradeRate: UpgradeAdmission
   rateLimits: RateLimits
   allowedOrigins: OriginAllowlist
   /** the 429 of a spent upgrade budget, as the WebSocket's */
   budgetRefusal(decision: RateLimitDecision): ServiceError
-  sse: SseDelivery
-  /** sends a new response its first events (snapshot, or resumed and the replay) and starts its ticks */
-  begin(connection: SseConnection, after: Cursor | undefined): void
   refused(reason: RejectionReason | 'admission_rate', ip: string): void
-  opened(): void
   metrics: Metrics
 }
 
-const UPGRADE_REQUIRED = () =>
+export interface EventStreamRouteOptions extends EventStreamChecks {
+  path: string
+  sse: SseDelivery
+  /** sends a new response its first events (snapshot, or resumed and the replay) and starts its ticks */
+  begin(connection: SseConnection, after: Cursor | undefined): void
+  opened(): void
+}
+
+export const UPGRADE_REQUIRED = () =>
   new ServiceError('upgrade_required', 'this is a WebSocket endpoint: connect with a WebSocket client', {
     headers: { upgrade: 'websocket' },
   })
+
+/** A GET that asks for Server-Sent Events; any other GET of a stream path is answered 426. */
+export const asksForEvents = (context: RequestContext): boolean => /\btext\/event-stream\b/i.test(context.headers.accept ?? '')
 
 /**
  * `GET /v1/prices/stream` with `Accept: text/event-stream`: the stream as Server-Sent Events, admitted as a
@@ -43,39 +51,65 @@ export function eventStreamRoute(options: EventStreamRouteOptions): Route {
     method: 'GET',
     path: options.path,
     handle(context) {
-      if (!/\btext\/event-stream\b/i.test(context.headers.accept ?? '')) throw UPGRADE_REQUIRED()
-      return openEventStream(options, context)
+      if (!asksForEvents(context)) throw UPGRADE_REQUIRED()
+      const query = resumingQuery(context.query.toString(), context.headers['last-event-id'])
+      return openEventStream(
+        options,
+        context,
+        { stream: 'the price stream', admit: (budgetKey) => options.gate.admit(budgetKey, query) },
+        (res, admission, budgetKey) => {
+          const connection = options.sse.open(res, {
+            requestId: context.requestId,
+            budgetKey,
+            filter: admission.filter,
+            compact: admission.compact === true,
+            foldReplay: admission.foldReplay === true,
+          })
+          options.begin(connection, admission.resumeAfter)
+          options.opened()
+        },
+      )
     },
   }
 }
 
-async function openEventStream(options: EventStreamRouteOptions, context: RequestContext): Promise<Reply> {
-  const { clientIp, headers, requestId } = context
-  if (!options.allowedOrigins(headers.origin, headers.host)) {
-    options.refused('origin', clientIp)
-    throw new ServiceError('forbidden', 'this browser origin may not open the price stream')
+/**
+ * Answers an event-stream request that passed the origin allowlist, the admission rate, the upgrade budget and
+ * `admit` (its query and the connection ceilings) with a 200 whose body `start` writes; else with the refusal.
+ */
+export async function openEventStream<Query extends object>(
+  checks: EventStreamChecks,
+  context: RequestContext,
+  admission: { stream: string; admit(budgetKey: string): Admission<Query> },
+  start: (res: HttpResponse, asked: Query, budgetKey: string) => void,
+): Promise<Reply> {
+  const { clientIp, headers } = context
+  if (!checks.allowedOrigins(headers.origin, headers.host)) {
+    checks.refused('origin', clientIp)
+    throw new ServiceError('forbidden', `this browser origin may not open ${admission.stream}`)
   }
-  const tooMany = options.upgradeRate.refusal()
+  const tooMany = checks.upgradeRate.refusal()
   if (tooMany) {
-    options.refused('admission_rate', clientIp)
+    checks.refused('admission_rate', clientIp)
     throw tooMany
   }
-  const budget = options.rateLimits.store === 'disabled' ? undefined : await options.rateLimits.check('streamUpgrades', clientIp)
+  const budget = checks.rateLimits.store === 'disabled' ? undefined : await checks.rateLimits.check('streamUpgrades', clientIp)
   if (budget && !budget.allowed) {
-    options.refused('upgrade_rate', clientIp)
-    options.metrics.rateLimited.labels('streamUpgrades').inc()
-    throw options.budgetRefusal(budget)
+    checks.refused('upgrade_rate', clientIp)
+    checks.metrics.rateLimited.labels('streamUpgrades').inc()
+    throw checks.budgetRefusal(budget)
   }
-  const budgetKey = options.rateLimits.keyOf(clientIp)
-  const admission = options.gate.admit(budgetKey, resumingQuery(context.query.toString(), headers['last-event-id']))
-  if (!admission.admitted) {
+  const budgetKey = checks.rateLimits.keyOf(clientIp)
+  const admitted = admission.admit(budgetKey)
+  if (!admitted.admitted) {
     // as for an upgrade: the replica's state spends none of the client's budget
-    if (budget && admission.refusal.code === 'at_capacity') await options.rateLimits.refund('streamUpgrades', clientIp)
-    options.refused(admission.reason, clientIp)
-    throw admission.refusal
+    if (budget && admitted.refusal.code === 'at_capacity') await checks.rateLimits.refund('streamUpgrades', clientIp)
+    checks.refused(admitted.reason, clientIp)
+    throw admitted.refusal
   }
+  const { admitted: _admitted, ...asked } = admitted
   // a client gone before the answer is written (or a HEAD request) never takes its place
-  const unclaimed = setImmediate(() => options.gate.release(budgetKey))
+  const unclaimed = setImmediate(() => checks.gate.release(budgetKey))
   return {
     status: 200,
     contentType: 'text/event-stream',
@@ -84,15 +118,7 @@ async function openEventStream(options: EventStreamRouteOptions, context: Reques
     stream(res) {
       clearImmediate(unclaimed)
       if (budget) writeBudgetHeaders(res, budget)
-      const connection = options.sse.open(res, {
-        requestId,
-        budgetKey,
-        filter: admission.filter,
-        compact: admission.compact === true,
-        foldReplay: admission.foldReplay === true,
-      })
-      options.begin(connection, admission.resumeAfter)
-      options.opened()
+      start(res, asked as Query, budgetKey)
     },
   }
 }

@@ -1,4 +1,3 @@
-import { ServiceError } from '../../kit/errors.ts'
 import { throttledWarning } from '../../kit/throttled-warning.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
@@ -7,7 +6,7 @@ import { pairBySymbol } from '../../schemas/pairs.ts'
 import type { StreamConfig } from './config.ts'
 import type { HttpServer, Route } from '../http/http-server.ts'
 import type { OriginAllowlist } from '../http/origin-allowlist.ts'
-import type { RateLimitDecision, RateLimits } from '../http/rate-limits.ts'
+import type { RateLimits } from '../http/rate-limits.ts'
 import type { UpgradeRoute } from '../http/upgrade-route.ts'
 import type { Materializer } from '../snapshot/materializer.ts'
 import { applyClientMessage, MAX_CLIENT_MESSAGE_BYTES, rejected } from './client-messages.ts'
@@ -28,8 +27,8 @@ import { SnapshotCache } from './snapshot-cache.ts'
 import { SseDelivery, type SseConnection } from './sse-delivery.ts'
 import { eventStreamRoute } from './event-stream-route.ts'
 import { TickHistory } from './tick-history.ts'
-import { UpgradeAdmission } from './upgrade-admission.ts'
-import { UpgradeGate, type RejectionReason } from './upgrade-gate.ts'
+import { upgradeBudgetRefusal, type StreamAdmission } from './stream-admission.ts'
+import type { RejectionReason } from './upgrade-gate.ts'
 
 export const STREAM_PATH = '/v1/prices/stream'
 
@@ -55,6 +54,8 @@ export interface PriceStreamOptions {
   rateLimits: RateLimits
   /** browser origins allowed to open the stream */
   allowedOrigins: OriginAllowlist
+  /** the connection ceilings and admission rate, shared with the replica's other stream paths */
+  admission: StreamAdmission
   config: StreamConfig
   logger: Logger
   metrics: Metrics
@@ -132,12 +133,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       },
     })
   })
-  const gate = new UpgradeGate({ maxConnectionsPerIp: config.STREAM_MAX_CONNECTIONS_PER_IP, maxConnections: config.STREAM_MAX_CONNECTIONS })
-  const upgradeRate = new UpgradeAdmission({
-    perSecond: config.STREAM_UPGRADES_PER_SECOND,
-    burst: config.STREAM_UPGRADE_BURST,
-    maxRetrySeconds: config.STREAM_UPGRADE_RETRY_MAX_SECONDS,
-  })
+  const { gate, upgradeRate } = options.admission
   const messagesPerMinute = config.RATE_LIMITS_ENABLED ? config.STREAM_MESSAGES_PER_SOCKET_PER_MINUTE : Infinity
   const snapshots = new SnapshotCache(published)
 
@@ -393,18 +389,6 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       log.info({ connections: connections.length, eventStreams, drained }, 'price stream closed')
     },
   }
-}
-
-/** The 429 of a spent upgrade budget; `withRetryAfter` where no budget headers go with it (an event stream's refusal). */
-function upgradeBudgetRefusal(decision: RateLimitDecision, withRetryAfter: boolean): ServiceError {
-  return new ServiceError(
-    'rate_limited',
-    `too many stream upgrades from this address (${decision.limit} per minute): retry in ${decision.resetSeconds} seconds`,
-    {
-      details: { retryAfterSeconds: decision.resetSeconds, limit: { upgradesPerIpPerMinute: decision.limit } },
-      ...(withRetryAfter && { retryAfterSeconds: decision.resetSeconds }),
-    },
-  )
 }
 
 /** Resolves true once nothing is buffered for any of the connections, or false at the deadline. */

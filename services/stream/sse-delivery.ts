@@ -5,6 +5,7 @@ import type { Arrival } from './fan-out.ts'
 import { gapFrame, TickFrameWriter } from './frames.ts'
 import { pairIdsOf, wantsPair, type PairFilter } from './pair-filter.ts'
 import type { PublishedTicks } from './published-ticks.ts'
+import { endResponse, HEARTBEAT_COMMENT, sseEvent, startSseHeartbeat, writeChunk, type SseResponse } from './sse-response.ts'
 
 /**
  * The events of the stream over Server-Sent Events, named by frame type: each WebSocket frame (with its cursor)
@@ -12,17 +13,8 @@ import type { PublishedTicks } from './published-ticks.ts'
  */
 export type EventType = 'snapshot' | 'tick' | 'gap' | 'resumed' | 't' | 'static'
 
-/**
- * Comments keep a quiet response alive: uWebSockets.js closes an HTTP response nothing has been written to
- * for 10 s (services/http/native-uws.ts), and proxies close idle ones too.
- */
-export const SSE_HEARTBEAT_MS = 5_000
-const HEARTBEAT = Buffer.from(':\n\n')
-const EVENT_END = Buffer.from('\n\n')
-
 /** One Server-Sent Events response of the stream. */
-export interface SseConnection {
-  readonly res: HttpResponse
+export interface SseConnection extends SseResponse {
   readonly requestId: string
   readonly budgetKey: string
   readonly filter: PairFilter
@@ -38,10 +30,6 @@ export interface SseConnection {
   lagging: boolean
   /** while lagging: the published seq summed over its filter when it stopped receiving ticks */
   lagBaseline: number
-  /** bytes written since uWS last took a write whole: at least what it holds for the client */
-  held: number
-  /** false once the client went away or the response ended */
-  open: boolean
 }
 
 export interface SseDeliveryOptions {
@@ -69,10 +57,7 @@ export class SseDelivery {
   private readonly heartbeat: NodeJS.Timeout
 
   constructor(private readonly options: SseDeliveryOptions) {
-    this.heartbeat = setInterval(() => {
-      for (const connection of this.connections) if (connection.live && !connection.lagging) this.write(connection, HEARTBEAT)
-    }, SSE_HEARTBEAT_MS)
-    this.heartbeat.unref()
+    this.heartbeat = startSseHeartbeat(() => [...this.connections].filter((connection) => connection.live && !connection.lagging))
   }
 
   get size(): number {
@@ -101,7 +86,7 @@ export class SseDelivery {
   /** One event; false (and nothing written) when the client has more than the slow-client limit held. */
   send(connection: SseConnection, type: EventType, cursor: string | undefined, frame: Buffer | string): boolean {
     if (connection.held > this.options.slowClientBytes) return false
-    return this.write(connection, eventOf(type, cursor, frame))
+    return writeChunk(connection, sseEvent(type, cursor, frame))
   }
 
   /**
@@ -128,13 +113,13 @@ export class SseDelivery {
         this.cutOff(connection, 0, this.options.compact.changes - (staticPending ? 1 : 0))
         continue
       }
-      if (gap && !(conflated && connection.filter === null)) this.write(connection, gap)
+      if (gap && !(conflated && connection.filter === null)) writeChunk(connection, gap)
       if (!connection.compact) {
-        this.write(connection, (full ??= eventOf('tick', cursor, this.frames.write(tick.seq, tick.row, cursor))))
+        writeChunk(connection, (full ??= sseEvent('tick', cursor, this.frames.write(tick.seq, tick.row, cursor))))
         continue
       }
-      if (compact!.staticEvent) this.write(connection, compact!.staticEvent)
-      this.write(connection, compact!.tickEvent)
+      if (compact!.staticEvent) writeChunk(connection, compact!.staticEvent)
+      writeChunk(connection, compact!.tickEvent)
     }
   }
 
@@ -143,17 +128,14 @@ export class SseDelivery {
     if (this.connections.size === 0) return
     const gap = this.gapEvent(dropped)
     for (const connection of this.connections)
-      if (connection.live && !connection.lagging && connection.filter === null) this.write(connection, gap)
+      if (connection.live && !connection.lagging && connection.filter === null) writeChunk(connection, gap)
   }
 
   /** Ends every response (shutdown): an EventSource comes back with its Last-Event-ID. */
   endAll(): number {
     clearInterval(this.heartbeat)
     const ended = this.connections.size
-    for (const connection of this.connections) {
-      connection.open = false
-      connection.res.cork(() => connection.res.end())
-    }
+    for (const connection of this.connections) endResponse(connection)
     this.connections.clear()
     this.compactConnections = 0
     return ended
@@ -162,23 +144,14 @@ export class SseDelivery {
   private compactEvents(tick: Arrival, cursor: string): { staticEvent: Buffer | undefined; tickEvent: Buffer } {
     const { staticFrame, dynamic } = this.options.compact.of(tick)
     return {
-      staticEvent: staticFrame === undefined ? undefined : eventOf('static', undefined, staticFrame),
-      tickEvent: eventOf('t', cursor, compactTickFrame(tick.seq, tick.pairId, dynamic, cursor)),
+      staticEvent: staticFrame === undefined ? undefined : sseEvent('static', undefined, staticFrame),
+      tickEvent: sseEvent('t', cursor, compactTickFrame(tick.seq, tick.pairId, dynamic, cursor)),
     }
   }
 
   private gapEvent(dropped: number): Buffer {
     const cursor = this.options.cursorOf(this.options.published.position)
-    return Buffer.from(`event: gap\nid: ${cursor}\ndata: ${gapFrame(dropped, cursor)}\n\n`)
-  }
-
-  private write(connection: SseConnection, chunk: Buffer): boolean {
-    if (!connection.open) return false
-    const { res } = connection
-    let whole = false
-    res.cork(() => (whole = res.write(chunk)))
-    connection.held = whole ? 0 : connection.held + chunk.length
-    return true
+    return sseEvent('gap', cursor, gapFrame(dropped, cursor))
   }
 
   /**
@@ -200,13 +173,13 @@ export class SseDelivery {
     if (!connection.open || !connection.lagging) return
     const dropped = this.options.published.sumOver(connection.filter) - connection.lagBaseline
     if (dropped > 0) {
-      this.write(connection, this.gapEvent(dropped))
+      writeChunk(connection, this.gapEvent(dropped))
       connection.lagBaseline += dropped
       this.options.metrics.streamDroppedTicks.inc(dropped)
-    } else this.write(connection, HEARTBEAT)
+    } else writeChunk(connection, HEARTBEAT_COMMENT)
     if (connection.compact) {
       const statics = this.options.compact.changedSince(connection.staticsAfter, pairIdsOf(connection.filter))
-      for (const frame of statics) this.write(connection, eventOf('static', undefined, frame))
+      for (const frame of statics) writeChunk(connection, sseEvent('static', undefined, frame))
       // sent: what may still be held is counted in `held`, and ticks wait for the next writable event if need be
       connection.staticsAfter = this.options.compact.changes
     }
@@ -214,9 +187,4 @@ export class SseDelivery {
     connection.lagging = false
     this.options.metrics.streamLaggingConnections.dec()
   }
-}
-
-function eventOf(type: EventType, cursor: string | undefined, frame: Buffer | string): Buffer {
-  const head = cursor === undefined ? `event: ${type}\ndata: ` : `event: ${type}\nid: ${cursor}\ndata: `
-  return Buffer.concat([Buffer.from(head), Buffer.from(frame), EVENT_END])
 }

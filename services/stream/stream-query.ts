@@ -3,7 +3,8 @@ import { pairByName } from '../../schemas/pairs.ts'
 import { parseCursor, type Cursor } from './cursor.ts'
 import type { PairFilter } from './pair-filter.ts'
 
-const PairList = z
+/** `pairs`: comma-separated symbols or legacy spellings, each listed. */
+export const PairList = z
   .string()
   .transform((text) => text.split(','))
   .pipe(
@@ -61,13 +62,7 @@ export function parseStreamQuery(query: string): StreamQueryResult {
   if (query === '') return EVERY_PAIR
   const listed = listedPairs(query)
   if (listed) return { ok: true, filter: listed }
-  const params = new URLSearchParams(query)
-  const input: Record<string, string | string[]> = {}
-  for (const key of new Set(params.keys())) {
-    const values = params.getAll(key)
-    input[key] = values.length === 1 ? values[0]! : values
-  }
-  const parsed = StreamQuery.safeParse(input)
+  const parsed = StreamQuery.safeParse(queryRecord(query))
   if (!parsed.success) return { ok: false, issues: parsed.error.issues }
   const { pairs: symbols, cursor, from, format, replay } = parsed.data
   return {
@@ -78,6 +73,17 @@ export function parseStreamQuery(query: string): StreamQueryResult {
     ...(format === 'compact' && { compact: true }),
     ...(replay === 'latest' && { foldReplay: true }),
   }
+}
+
+/** A query string as the schemas read it: a repeated parameter becomes an array, which they refuse. */
+export function queryRecord(query: string): Record<string, string | string[]> {
+  const params = new URLSearchParams(query)
+  const input: Record<string, string | string[]> = {}
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key)
+    input[key] = values.length === 1 ? values[0]! : values
+  }
+  return input
 }
 
 const EVERY_PAIR: StreamQueryResult = { ok: true, filter: null }

@@ -105,7 +105,7 @@ t.test('the docs page renders every operation of the OpenAPI document; the event
   const summaries = Object.values(document.paths).flatMap((item) =>
     Object.values(item as Record<string, { summary: string }>).map((operation) => operation.summary),
   )
-  t.equal(summaries.length, 24)
+  t.equal(summaries.length, 25)
   // a start too: the reference's 3.5 MB script took over 20 s once in CI on a loaded 2-core machine
   await page.getByText(summaries[0]!).first().waitFor({ timeout: START_DEADLINE_MS })
   const text = (await page.locator('body').textContent()) ?? ''
@@ -119,7 +119,8 @@ t.test('the docs page renders every operation of the OpenAPI document; the event
 
   await page.goto(`${base}/docs/events`)
   const events = (await page.locator('main').textContent()) ?? ''
-  for (const address of ['/v1/prices/stream', 'prices.v1.tick.{pair}', '$KV.prices.{pair}']) t.ok(events.includes(address), address)
+  for (const address of ['/v1/prices/stream', '/v1/candles/stream', 'prices.v1.tick.{pair}', '$KV.prices.{pair}'])
+    t.ok(events.includes(address), address)
   await page.screenshot({ path: artifactPath('docs-events.png'), fullPage: true })
 })
 

@@ -1,12 +1,13 @@
 // The board's pair view in a real Chromium, on a fresh start of the compiled build whose history source
 // (HISTORY_URL) is the History API stand-in started here: a pair's name on the board opens its candles, drawn
-// from GET /v1/udf/history with a month of history, and another resolution redraws them; nothing is loaded
-// from elsewhere.
+// from GET /v1/udf/history with a month of history, and another resolution redraws them, its last bar following
+// the candle stream; nothing is loaded from elsewhere.
 
 import t from 'tap'
 import { startHistoryStandin } from '../../standins/history/index.ts'
 import { artifactPath, launchChromium } from '../support/browser.ts'
 import { startServiceProcess, UNUSED_INDEXED_SOURCE } from '../support/service-process.ts'
+import { MessageLog } from '../support/message-log.ts'
 import { EVENT_DEADLINE_MS, START_DEADLINE_MS } from '../support/wait.ts'
 
 const browser = await launchChromium()
@@ -28,6 +29,11 @@ t.test('a pair on the board opens its chart: a month of hourly candles, then min
   t.teardown(() => page.close())
   const requests: string[] = []
   page.on('request', (request) => requests.push(request.url()))
+  // what the page's sockets receive: the candle stream's frames
+  const frames = new MessageLog<{ url: string; frame: any }>()
+  page.on('websocket', (socket) =>
+    socket.on('framereceived', ({ payload }) => frames.push({ url: socket.url(), frame: JSON.parse(String(payload)) })),
+  )
   await page.goto(`${base}/`)
   await page.locator('tr[data-pair="BTC-USD"] a').click()
   await page.waitForURL(`${base}/pair?symbol=BTC-USD`)
@@ -60,4 +66,24 @@ t.test('a pair on the board opens its chart: a month of hourly candles, then min
     'no request leaves the service',
   )
   t.ok(requests.some((url) => url.includes('/v1/udf/history?symbol=BTC-USD&resolution=60')))
+
+  // the last bar follows the candle stream; the history is read once per resolution, not polled
+  const streamed = await frames.waitFor(
+    ({ url, frame }) => url.endsWith('/v1/candles/stream?pairs=BTC-USD&resolution=1') && frame.type === 'candle',
+    'a streamed minute candle',
+  )
+  const { time, close } = streamed.frame.data
+  await page.waitForFunction(
+    ({ time, close }) => {
+      const chart = document.querySelector<HTMLElement>('#chart')!
+      return (
+        Number(chart.dataset.last) > time / 1000 ||
+        (Number(chart.dataset.last) === time / 1000 && Number(chart.dataset.lastClose) === close)
+      )
+    },
+    { time, close },
+    { timeout: EVENT_DEADLINE_MS },
+  )
+  t.pass('the streamed candle is the last bar (or an older one)')
+  t.equal(requests.filter((url) => url.includes('/v1/udf/history')).length, 2, 'one history read per resolution shown')
 })

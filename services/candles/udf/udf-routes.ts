@@ -4,7 +4,7 @@
 import { ServiceError } from '../../../kit/errors.ts'
 import type { OhlcResolution } from '../../../schemas/ohlc.ts'
 import { PAIRS, pairByName } from '../../../schemas/pairs.ts'
-import { UDF_RESOLUTIONS, UdfHistoryQuery, UdfSearchQuery, UdfSymbolQuery, type UdfConfig } from '../../../schemas/udf.ts'
+import { ohlcResolutionOf, UDF_RESOLUTIONS, UdfHistoryQuery, UdfSearchQuery, UdfSymbolQuery, type UdfConfig } from '../../../schemas/udf.ts'
 import type { z } from 'zod'
 import type { Route } from '../../http/http-server.ts'
 import { jsonReply, type Reply } from '../../http/reply.ts'
@@ -60,7 +60,7 @@ export function udfRoutes(source: CandleSource, options: UdfRouteOptions = {}): 
       const request = parsed(UdfHistoryQuery, query)
       if (request.to <= request.from) throw new ServiceError('validation_failed', 'invalid request: to must be after from')
       const pair = pairNamed(request.symbol)
-      const resolution: OhlcResolution = request.resolution === 'D' ? '1D' : request.resolution
+      const resolution: OhlcResolution = ohlcResolutionOf(request.resolution)
       // one deadline for the whole answer, however many reads it takes, as a POST /v1/ohlc answer has
       const deadline = source.history && AbortSignal.timeout(source.history.timeoutMs)
       const candles = []

@@ -1,8 +1,10 @@
 /// <reference lib="dom" />
 // The board's pair view: one pair's candles from our TradingView datafeed (GET /v1/udf/symbols and
-// /v1/udf/history), drawn by uPlot as candles, at a resolution the reader picks, the latest bars read
-// again every few seconds. Bundled for the browser with uPlot by the build (scripts/build-browser-assets.ts).
+// /v1/udf/history), drawn by uPlot as candles, at a resolution the reader picks; the candle stream
+// (/v1/candles/stream, through the client's subscribeBars) then updates the last bar and adds the next ones.
+// Bundled for the browser with uPlot by the build (scripts/build-browser-assets.ts).
 import uPlot from 'uplot'
+import { subscribeBars, type Bar } from '../../../client/src/subscribe-bars.ts'
 import type { UdfHistory, UdfResolution, UdfSymbolInfo } from '../../../schemas/udf.ts'
 
 type Bars = { t: number[]; o: number[]; h: number[]; l: number[]; c: number[] }
@@ -16,7 +18,6 @@ const SPAN_SECONDS: Record<UdfResolution, number> = {
   '240': 90 * 86_400,
   '1D': 365 * 86_400,
 }
-const REFRESH_MS = 10_000
 
 const chart = document.querySelector<HTMLElement>('#chart')!
 const title = document.querySelector<HTMLElement>('#pair-title')!
@@ -64,6 +65,30 @@ let plot: uPlot | undefined
 
 const decimals = () => Math.round(Math.log10(info.pricescale))
 
+/** A streamed bar: the last one updated, or a newer one added (history and stream may overlap by a bar). */
+function apply(bar: Bar) {
+  const time = bar.time / 1000
+  const last = bars.t.length - 1
+  if (last >= 0 && time < bars.t[last]!) return
+  const at = last >= 0 && time === bars.t[last] ? last : bars.t.length
+  bars.t[at] = time
+  bars.o[at] = bar.open
+  bars.h[at] = bar.high
+  bars.l[at] = bar.low
+  bars.c[at] = bar.close
+  plot?.setData([bars.t, bars.c])
+  mark()
+}
+
+/** What the page shows, as attributes (its tests read them). */
+function mark() {
+  chart.dataset.bars = String(bars.t.length)
+  chart.dataset.first = String(bars.t[0] ?? '')
+  chart.dataset.last = String(bars.t.at(-1) ?? '')
+  chart.dataset.lastClose = String(bars.c.at(-1) ?? '')
+  chart.dataset.resolution = picker.value
+}
+
 function draw() {
   plot?.destroy()
   const digits = decimals()
@@ -79,10 +104,7 @@ function draw() {
     [bars.t, bars.c],
     chart,
   )
-  chart.dataset.bars = String(bars.t.length)
-  chart.dataset.first = String(bars.t[0] ?? '')
-  chart.dataset.last = String(bars.t.at(-1) ?? '')
-  chart.dataset.resolution = picker.value
+  mark()
 }
 
 async function load(resolution: UdfResolution) {
@@ -98,6 +120,28 @@ async function load(resolution: UdfResolution) {
   draw()
 }
 
+/** Loads the history once, then applies streamed bars; bars missed (a gap, a reconnection) load it again. */
+function follow(resolution: UdfResolution): () => void {
+  const reload = () => void load(resolution).catch(show)
+  let loaded = false
+  const early: Bar[] = []
+  const unsubscribe = subscribeBars(
+    { baseUrl: location.origin, onError: show },
+    info.ticker,
+    resolution,
+    (bar) => (loaded ? apply(bar) : early.push(bar)),
+    reload,
+  )
+  // bars streamed before the history arrived are applied on top of it
+  load(resolution)
+    .then(() => {
+      loaded = true
+      for (const bar of early.splice(0)) apply(bar)
+    })
+    .catch(show)
+  return unsubscribe
+}
+
 const show = (error: unknown) => {
   note.textContent = `cannot load the chart: ${error instanceof Error ? error.message : String(error)}`
   note.className = 'error'
@@ -107,9 +151,11 @@ try {
   info = await getJson<UdfSymbolInfo>(`/v1/udf/symbols?symbol=${encodeURIComponent(symbol)}`)
   document.title = `${info.name} candles`
   title.textContent = `${info.name} · ${info.description} · ${info.session === '24x7' ? 'around the clock' : `${info.session} (${info.timezone})`}`
-  await load(picker.value as UdfResolution)
-  picker.addEventListener('change', () => void load(picker.value as UdfResolution).catch(show))
-  setInterval(() => void load(picker.value as UdfResolution).catch(show), REFRESH_MS)
+  let unsubscribe = follow(picker.value as UdfResolution)
+  picker.addEventListener('change', () => {
+    unsubscribe()
+    unsubscribe = follow(picker.value as UdfResolution)
+  })
 } catch (error) {
   show(error)
 }
