@@ -4,14 +4,34 @@ import { PAIRS } from '../../schemas/pairs.ts'
 import type { StreamConnection } from './connection.ts'
 import type { Arrival } from './fan-out.ts'
 import { gapFrame, TickFrameWriter } from './frames.ts'
+import { heartbeatFrame } from './idle-heartbeat.ts'
 import { wantsPair, type PairFilter } from './pair-filter.ts'
 import type { PublishedTicks } from './published-ticks.ts'
 
-const EVERY_PAIR_TOPIC = 'ticks'
-const PAIR_TOPICS = PAIRS.map((pair) => `ticks:${pair.symbol}`)
-// the same frames with their cursor, for the connections that opted in (`?cursor=true`, `?from=`)
-const EVERY_PAIR_CURSOR_TOPIC = 'cursor-ticks'
-const PAIR_CURSOR_TOPICS = PAIRS.map((pair) => `cursor-ticks:${pair.symbol}`)
+/**
+ * The topics of one delivery: `ticks` for the connections that receive every pair, `ticks:<PAIR>` for filtered
+ * ones, and the same with `cursor-` for the frames with their cursor (`?cursor=true`, `?from=`); a fixed rate's
+ * delivery has its own, behind a prefix (`fixed_rate@200ms/ticks`).
+ */
+class Topics {
+  readonly everyPair: string
+  readonly pairs: string[]
+  readonly everyPairCursor: string
+  readonly pairCursor: string[]
+
+  constructor(prefix: string) {
+    this.everyPair = `${prefix}ticks`
+    this.pairs = PAIRS.map((pair) => `${prefix}ticks:${pair.symbol}`)
+    this.everyPairCursor = `${prefix}cursor-ticks`
+    this.pairCursor = PAIRS.map((pair) => `${prefix}cursor-ticks:${pair.symbol}`)
+  }
+
+  of(filter: PairFilter, withCursor: boolean): string[] {
+    if (filter === null) return [withCursor ? this.everyPairCursor : this.everyPair]
+    const topics = withCursor ? this.pairCursor : this.pairs
+    return [...filter].map((pairId) => topics[pairId]!)
+  }
+}
 /**
  * Every socket stays subscribed to this topic, which is never published to: uWebSockets.js frees a
  * socket's subscriber record when it leaves its last topic, and with it any frames still queued for it.
@@ -22,7 +42,10 @@ const TOPIC_QUEUE_FRAMES = 32
 
 export interface DeliveryOptions {
   app: TemplatedApp
+  /** what this delivery's connections have been sent: fan-out's ticks, or a fixed rate's windows */
   published: PublishedTicks
+  /** before the names of this delivery's topics: '' for real time, one of its own for each fixed rate */
+  topicPrefix: string
   /** above this many buffered bytes a connection's ticks are dropped */
   slowClientBytes: number
   /** the cursor of a position */
@@ -63,8 +86,10 @@ export class Delivery {
   private readonly plainFrames = new TickFrameWriter()
   private readonly cursorFrames = new TickFrameWriter()
   private readonly sentFrames
+  private readonly topics: Topics
 
   constructor(private readonly options: DeliveryOptions) {
+    this.topics = new Topics(options.topicPrefix)
     this.scanEveryBytes = Math.floor(options.slowClientBytes / 8)
     const frames = options.metrics.streamFrames
     this.sentFrames = {
@@ -72,6 +97,7 @@ export class Delivery {
       tick: frames.labels('tick'),
       gap: frames.labels('gap'),
       reply: frames.labels('reply'),
+      heartbeat: frames.labels('heartbeat'),
     }
   }
 
@@ -130,17 +156,18 @@ export class Delivery {
     const frame = this.plainFrames.write(seq, row)
     const cursorFrame = this.withCursor > 0 ? this.cursorFrames.write(seq, row, this.options.cursorOf(position)) : undefined
     if (this.bytesSinceScan + frame.length > this.scanEveryBytes) this.scan()
-    const pairTopic = PAIR_TOPICS[pairId]!
+    const topics = this.topics
+    const pairTopic = topics.pairs[pairId]!
     const gapToAll = droppedBefore > 0 && !conflated
     if (droppedBefore > 0) this.publish(pairTopic, gapFrame(droppedBefore), droppedBefore)
-    if (gapToAll) this.publish(EVERY_PAIR_TOPIC, gapFrame(droppedBefore), droppedBefore)
-    this.publish(EVERY_PAIR_TOPIC, frame)
+    if (gapToAll) this.publish(topics.everyPair, gapFrame(droppedBefore), droppedBefore)
+    this.publish(topics.everyPair, frame)
     this.publish(pairTopic, frame)
     if (cursorFrame) {
-      const cursorTopic = PAIR_CURSOR_TOPICS[pairId]!
+      const cursorTopic = topics.pairCursor[pairId]!
       if (droppedBefore > 0) this.publish(cursorTopic, this.gapWithCursor(droppedBefore), droppedBefore)
-      if (gapToAll) this.publish(EVERY_PAIR_CURSOR_TOPIC, this.gapWithCursor(droppedBefore), droppedBefore)
-      this.publish(EVERY_PAIR_CURSOR_TOPIC, cursorFrame)
+      if (gapToAll) this.publish(topics.everyPairCursor, this.gapWithCursor(droppedBefore), droppedBefore)
+      this.publish(topics.everyPairCursor, cursorFrame)
       this.publish(cursorTopic, cursorFrame)
     }
     for (const connection of this.direct) {
@@ -150,8 +177,8 @@ export class Delivery {
 
   /** One gap, for every shared connection that receives every pair, before a batch of conflated ticks. */
   announceConflation(dropped: number): void {
-    this.publish(EVERY_PAIR_TOPIC, gapFrame(dropped), dropped)
-    if (this.withCursor > 0) this.publish(EVERY_PAIR_CURSOR_TOPIC, this.gapWithCursor(dropped), dropped)
+    this.publish(this.topics.everyPair, gapFrame(dropped), dropped)
+    if (this.withCursor > 0) this.publish(this.topics.everyPairCursor, this.gapWithCursor(dropped), dropped)
   }
 
   /** A reply to a client message; a `gap` goes first if ticks were dropped since the last frame. */
@@ -169,13 +196,25 @@ export class Delivery {
     if (connection.mode === 'shared' && !this.hasHeadroom(connection)) this.toDirect(connection)
   }
 
+  /**
+   * A heartbeat frame (services/stream/idle-heartbeat.ts), with the cursor of the latest tick sent when the
+   * connection carries cursors; none for a lagging connection, which is not reading, nor past the limit.
+   */
+  heartbeat(connection: StreamConnection, time: number): void {
+    const socket = connection.socket!
+    if (connection.mode === 'lagging' || socket.getBufferedAmount() > this.options.slowClientBytes) return
+    const cursor = connection.withCursor ? this.options.cursorOf(this.options.published.position) : undefined
+    socket.send(heartbeatFrame(time, cursor))
+    this.sentFrames.heartbeat.inc()
+  }
+
   /** Applies an accepted filter change to the connection's delivery. */
   changeFilter(connection: StreamConnection, next: PairFilter): void {
     const previous = connection.filter
     connection.filter = next
     if (connection.mode === 'shared') {
-      const before = topicsOf(previous, connection.withCursor)
-      const after = topicsOf(next, connection.withCursor)
+      const before = this.topics.of(previous, connection.withCursor)
+      const after = this.topics.of(next, connection.withCursor)
       for (const topic of after) if (!before.includes(topic)) connection.socket!.subscribe(topic)
       for (const topic of before) if (!after.includes(topic)) connection.socket!.unsubscribe(topic)
     } else if (connection.mode === 'lagging') {
@@ -262,22 +301,16 @@ export class Delivery {
   }
 
   private toShared(connection: StreamConnection): void {
-    for (const topic of topicsOf(connection.filter, connection.withCursor)) connection.socket!.subscribe(topic)
+    for (const topic of this.topics.of(connection.filter, connection.withCursor)) connection.socket!.subscribe(topic)
     this.direct.delete(connection)
     this.shared.add(connection)
     connection.mode = 'shared'
   }
 
   private toDirect(connection: StreamConnection): void {
-    for (const topic of topicsOf(connection.filter, connection.withCursor)) connection.socket!.unsubscribe(topic)
+    for (const topic of this.topics.of(connection.filter, connection.withCursor)) connection.socket!.unsubscribe(topic)
     this.shared.delete(connection)
     this.direct.add(connection)
     connection.mode = 'direct'
   }
-}
-
-function topicsOf(filter: PairFilter, withCursor: boolean): string[] {
-  if (filter === null) return [withCursor ? EVERY_PAIR_CURSOR_TOPIC : EVERY_PAIR_TOPIC]
-  const topics = withCursor ? PAIR_CURSOR_TOPICS : PAIR_TOPICS
-  return [...filter].map((pairId) => topics[pairId]!)
 }

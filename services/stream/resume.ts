@@ -30,9 +30,9 @@ export interface ReplayTarget {
 }
 
 /**
- * Sends the retained ticks of the filter after `after`, in order, each with its cursor, a gap before any this
- * edge missed: between two of them, or between a pair's first one and its tick before the cursor (which the
- * client had). Stops at the slow-client limit like live delivery; returns how many
+ * Sends the retained ticks of the filter after `after` (up to the position `through`), in order, each with its
+ * cursor, a gap before any this edge missed: between two of them, or between a pair's first one and its tick
+ * before the cursor (which the client had). Stops at the slow-client limit like live delivery; returns how many
  * ticks it did not send, which the connection's first gap counts.
  */
 export function replayTicks(
@@ -42,19 +42,25 @@ export function replayTicks(
   filter: PairFilter,
   frames: TickFrameWriter,
   cursorOf: (position: number) => string,
+  through = Infinity,
 ): number {
   const replayed = new Map<number, number>()
   let lastPosition = after.position
-  return history.replayAfter(after.position, filter, (tick) => {
-    const previous = replayed.get(tick.pairId) ?? tick.previousSeq
-    if (previous > 0 && tick.seq - previous > 1) {
-      const cursor = cursorOf(lastPosition)
-      if (!target.send('gap', cursor, gapFrame(tick.seq - previous - 1, cursor))) return false
-    }
-    const cursor = cursorOf(tick.position)
-    if (!target.send('tick', cursor, frames.write(tick.seq, tick.row, cursor))) return false
-    replayed.set(tick.pairId, tick.seq)
-    lastPosition = tick.position
-    return true
-  })
+  return history.replayAfter(
+    after.position,
+    filter,
+    (tick) => {
+      const previous = replayed.get(tick.pairId) ?? tick.previousSeq
+      if (previous > 0 && tick.seq - previous > 1) {
+        const cursor = cursorOf(lastPosition)
+        if (!target.send('gap', cursor, gapFrame(tick.seq - previous - 1, cursor))) return false
+      }
+      const cursor = cursorOf(tick.position)
+      if (!target.send('tick', cursor, frames.write(tick.seq, tick.row, cursor))) return false
+      replayed.set(tick.pairId, tick.seq)
+      lastPosition = tick.position
+      return true
+    },
+    through,
+  )
 }

@@ -2,11 +2,13 @@ import type { HttpResponse } from 'uWebSockets.js'
 import type { Metrics } from '../../kit/metrics.ts'
 import type { Arrival } from './fan-out.ts'
 import { gapFrame, TickFrameWriter } from './frames.ts'
+import { heartbeatFrame } from './idle-heartbeat.ts'
 import { wantsPair, type PairFilter } from './pair-filter.ts'
 import type { PublishedTicks } from './published-ticks.ts'
+import type { FixedRate } from './stream-rate.ts'
 
 /** The events of the stream over Server-Sent Events: each WebSocket frame (with its cursor) as `data`, the cursor as `id`. */
-export type EventType = 'snapshot' | 'tick' | 'gap' | 'resumed'
+export type EventType = 'snapshot' | 'tick' | 'gap' | 'resumed' | 'heartbeat'
 
 /**
  * Comments keep a quiet response alive: uWebSockets.js closes an HTTP response nothing has been written to
@@ -22,6 +24,10 @@ export interface SseConnection {
   readonly requestId: string
   readonly budgetKey: string
   readonly filter: PairFilter
+  /** `?heartbeat=`: a heartbeat event after this long with nothing sent */
+  readonly heartbeatMs: number | undefined
+  /** `?rate=` when not real time */
+  readonly rate: FixedRate | undefined
   /** set once its first events are out and it receives ticks */
   live: boolean
   /** above the slow-client limit: no ticks until uWS reports it writable again */
@@ -52,13 +58,13 @@ export interface SseDeliveryOptions {
 export class SseDelivery {
   private readonly connections = new Set<SseConnection>()
   private readonly frames = new TickFrameWriter()
-  private readonly heartbeat: NodeJS.Timeout
+  private readonly keepAlive: NodeJS.Timeout
 
   constructor(private readonly options: SseDeliveryOptions) {
-    this.heartbeat = setInterval(() => {
+    this.keepAlive = setInterval(() => {
       for (const connection of this.connections) if (connection.live && !connection.lagging) this.write(connection, HEARTBEAT)
     }, SSE_HEARTBEAT_MS)
-    this.heartbeat.unref()
+    this.keepAlive.unref()
   }
 
   get size(): number {
@@ -66,7 +72,7 @@ export class SseDelivery {
   }
 
   /** Takes over a response whose head has been written (in its cork). */
-  open(res: HttpResponse, fields: Pick<SseConnection, 'requestId' | 'budgetKey' | 'filter'>): SseConnection {
+  open(res: HttpResponse, fields: Pick<SseConnection, 'requestId' | 'budgetKey' | 'filter' | 'heartbeatMs' | 'rate'>): SseConnection {
     const connection: SseConnection = { res, ...fields, live: false, lagging: false, lagBaseline: 0, held: 0, open: true }
     this.connections.add(connection)
     res.onAborted(() => {
@@ -112,6 +118,14 @@ export class SseDelivery {
     }
   }
 
+  /** A heartbeat event (services/stream/idle-heartbeat.ts) with the cursor of the latest tick sent; none while lagging. */
+  heartbeat(connection: SseConnection, time: number): void {
+    if (!connection.live || connection.lagging) return
+    const cursor = this.options.cursorOf(this.options.published.position)
+    if (this.send(connection, 'heartbeat', cursor, heartbeatFrame(time, cursor)))
+      this.options.metrics.streamFrames.labels('heartbeat').inc()
+  }
+
   /** A gap for the responses that receive every pair, before a batch of conflated ticks. */
   announceConflation(dropped: number): void {
     if (this.connections.size === 0) return
@@ -122,7 +136,7 @@ export class SseDelivery {
 
   /** Ends every response (shutdown): an EventSource comes back with its Last-Event-ID. */
   endAll(): number {
-    clearInterval(this.heartbeat)
+    clearInterval(this.keepAlive)
     const ended = this.connections.size
     for (const connection of this.connections) {
       connection.open = false
