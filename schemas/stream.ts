@@ -35,6 +35,16 @@ export const SnapshotFrameWithCursor = SnapshotFrame.extend({ cursor: Cursor })
 export const TickFrameWithCursor = TickFrame.extend({ cursor: Cursor })
 export const GapFrameWithCursor = GapFrame.extend({ cursor: Cursor })
 
+/**
+ * `?heartbeat=<seconds>`: sent when nothing else was sent for that long; with the cursor of the latest tick sent
+ * when the connection carries cursors (and on every event stream).
+ */
+export const HeartbeatFrame = z.strictObject({
+  type: z.literal('heartbeat'),
+  time: z.number().int().meta({ description: 'When it was sent, in milliseconds since the epoch' }),
+})
+export const HeartbeatFrameWithCursor = HeartbeatFrame.extend({ cursor: Cursor })
+
 /** The first frame of a resume (`?from=`, `Last-Event-ID`): with the cursor when recovered, else a snapshot follows. */
 export const ResumedFrame = z.strictObject({
   type: z.literal('resumed'),

@@ -39,7 +39,7 @@ const StreamQuery = z.strictObject({
   cursor: z.enum(['true', 'false']).optional(),
   from: CursorParam.optional(),
   heartbeat: HeartbeatSeconds.optional(),
-  rate: z.enum(STREAM_RATES).optional(),
+  rate: z.string().pipe(z.enum(STREAM_RATES)).optional(),
 })
 
 export type StreamQueryResult = ({ ok: true; filter: PairFilter } & StreamOptIns) | { ok: false; issues: z.core.$ZodIssue[] }

@@ -30,3 +30,10 @@ t.test('what the schema refuses is refused the same way, whichever path read it'
     t.same(parsed.ok ? undefined : [parsed.issues[0]!.code, parsed.issues[0]!.path], [code, path], query)
   }
 })
+
+t.test('heartbeat and rate: seconds as milliseconds, a fixed rate named, real_time the same as none', async (t) => {
+  t.same(parseStreamQuery('heartbeat=1'), { ok: true, filter: null, heartbeatMs: 1000 })
+  t.same(parseStreamQuery('heartbeat=60&rate=fixed_rate@200ms'), { ok: true, filter: null, heartbeatMs: 60_000, rate: 'fixed_rate@200ms' })
+  t.same(parseStreamQuery('rate=real_time'), { ok: true, filter: null })
+  t.same(parseStreamQuery('pairs=BTC-USD&rate=fixed_rate@50ms'), { ok: true, filter: ids('BTC-USD'), rate: 'fixed_rate@50ms' })
+})
