@@ -10,9 +10,12 @@ import {
   ErrorFrame,
   GapFrame,
   GapFrameWithCursor,
+  HeartbeatFrame,
+  HeartbeatFrameWithCursor,
   ResumedFrame,
   SnapshotFrame,
   SnapshotFrameWithCursor,
+  STREAM_RATES,
   TickFrame,
   TickFrameWithCursor,
 } from './stream.ts'
@@ -33,6 +36,8 @@ const SCHEMAS = {
   TickFrameWithCursor,
   GapFrameWithCursor,
   ResumedFrame,
+  HeartbeatFrame,
+  HeartbeatFrameWithCursor,
   AckFrame,
   ErrorFrame,
   ClientMessage,
@@ -64,9 +69,13 @@ const STREAM_DESCRIPTION = (
   limits: StreamLimits,
 ) => `One WebSocket per client. The first frame is a \`snapshot\`: \`seq\` holds the baseline of every pair the connection receives (0 for a pair not yet ticked), \`data\` the rows that exist. Then one \`tick\` per price update; \`seq\` counts a pair's ticks for the whole deployment (every replica shows the same numbers, across restarts), so a jump means lost ticks. A \`gap\` frame says how many ticks were dropped for this connection (a slow reader past 1 MiB buffered, conflation when the server falls behind, or ticks the replica missed while off the bus); re-read \`GET /v1/prices\` when the seq jumps that follow do not account for it.
 
-**Cursor and resume (opt-in).** With \`?cursor=true\` the \`snapshot\`, \`tick\` and \`gap\` frames also carry \`cursor\` (\`<epoch>-<position>\`). With \`?from=<cursor>\` (and the usual \`pairs\`) the first frame is \`resumed\`: \`recovered: true\` and then every tick of the filter after the cursor, in order and once, then live ticks, no snapshot, seq continuing; or \`recovered: false\` (a cursor older than the retained window, of another epoch, or unknown) and the usual snapshot. A malformed cursor refuses the upgrade with 400. Without opt-in the frames are as above, with no cursor.
+**Cursor and resume (opt-in).** With \`?cursor=true\` the \`snapshot\`, \`tick\` and \`gap\` frames also carry \`cursor\` (\`<epoch>-<position>\`). With \`?from=<cursor>\` (and the usual \`pairs\`) the first frame is \`resumed\`: \`recovered: true\` and then every tick of the filter after the cursor, in order and once, then live ticks, no snapshot, seq continuing; or \`recovered: false\` (a cursor older than the retained window, of another epoch, or unknown) and the usual snapshot. A malformed cursor refuses the upgrade with 400, as does a \`heartbeat\` out of range or not a whole number, an unknown \`rate\`, or any parameter given twice. Without opt-in the frames are as above, with no cursor.
 
-**Server-Sent Events.** The same path answers \`GET\` with \`Accept: text/event-stream\`: events \`snapshot\`, \`tick\`, \`gap\` and \`resumed\`, each \`data\` the frame's JSON with its cursor and \`id\` the cursor; \`Last-Event-ID\` (or \`?from=\`) resumes as above. Same \`pairs\` filter, budgets, ceilings and origin allowlist; a comment every 5 s; the response ends at shutdown (an \`EventSource\` comes back with its \`Last-Event-ID\`). A plain GET is 426.
+**Heartbeat (opt-in).** With \`?heartbeat=<seconds>\` (1 to 60) a connection that was sent nothing for that long gets \`{"type":"heartbeat","time":<ms>}\`, with \`cursor\` (the latest tick sent) when it carries cursors, at most a quarter of a second past the interval: a client that hears nothing for twice the interval can take the connection for dead and resume from its last cursor.
+
+**Rate (opt-in).** \`?rate=real_time\` (the default) sends every tick as it comes. \`fixed_rate@50ms\`, \`fixed_rate@200ms\` or \`fixed_rate@1000ms\` send, at the end of each window, the latest row of each pair of the filter that changed in it, as the same \`tick\` frame (in position order); its \`seq\` jump is the ticks folded into it, which is not a loss, so no \`gap\` announces it. A \`gap\` still announces real losses (the slow-client rule, ticks the replica missed), counting the ticks the rows not sent carried. A resume (\`?from=\`) replays every tick after the cursor, unfolded, up to the latest window sent, and windows follow.
+
+**Server-Sent Events.** The same path answers \`GET\` with \`Accept: text/event-stream\`: events \`snapshot\`, \`tick\`, \`gap\`, \`resumed\` and \`heartbeat\`, each \`data\` the frame's JSON with its cursor and \`id\` the cursor; \`Last-Event-ID\` (or \`?from=\`) resumes as above. Same \`pairs\` filter, budgets, ceilings and origin allowlist; a comment every 5 s; the response ends at shutdown (an \`EventSource\` comes back with its \`Last-Event-ID\`). A plain GET is 426.
 
 **Filter state machine.** Without \`?pairs=\` a connection receives every pair: \`subscribe\` is acked with \`pairCount: null\` whatever it lists, and \`unsubscribe\` is an \`error\` \`no_filter\` (reconnect with \`?pairs=\` to narrow). With \`?pairs=\` the connection is filtered: \`subscribe\` adds listed pairs, \`unsubscribe\` removes them (down to 0), each acked with the number of pairs now received; an unlisted symbol or an empty list is \`invalid_pairs\`. Wherever a pair is named (\`?pairs=\`, \`subscribe\`, \`unsubscribe\`) its legacy spelling from the pairs list is accepted too (\`SPX-USD\` for \`US500-USD\`); the filter counts an asset once whichever spelling named it, and every frame names the pair by its symbol. A pair added by \`subscribe\` has no baseline: its first tick is one. Every client message gets exactly one reply (\`ack\` or \`error\`), in order; \`malformed\` for anything that is not \`{ type, pairs: [...] }\` JSON text, \`unknown_type\` for another \`type\`.
 
@@ -127,6 +136,8 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           tickWithCursor: ref('components/messages/tickWithCursor'),
           gapWithCursor: ref('components/messages/gapWithCursor'),
           resumed: ref('components/messages/resumed'),
+          heartbeat: ref('components/messages/heartbeat'),
+          heartbeatWithCursor: ref('components/messages/heartbeatWithCursor'),
           ack: ref('components/messages/ack'),
           error: ref('components/messages/error'),
           filterChange: ref('components/messages/filterChange'),
@@ -153,6 +164,19 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
                   description:
                     'A cursor to resume after (frames then carry theirs): the first frame is `resumed`. Not `<epoch>-<position>`: 400. For Server-Sent Events the `Last-Event-ID` header does the same (`from` wins when both are sent).',
                   examples: ['mwysrltn-311'],
+                },
+                heartbeat: {
+                  type: 'string',
+                  pattern: '^[1-9][0-9]?$',
+                  description:
+                    'Whole seconds from 1 to 60: after that long with nothing sent, a `heartbeat` frame (with the latest cursor when frames carry cursors)',
+                  examples: ['5'],
+                },
+                rate: {
+                  type: 'string',
+                  enum: [...STREAM_RATES],
+                  description:
+                    '`real_time` (the default): every tick as it comes; `fixed_rate@<n>ms`: at the end of each window, the latest row of each pair that changed in it (a seq jump is the ticks folded, not a loss)',
                 },
               },
               additionalProperties: false,
@@ -197,6 +221,8 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           ref('channels/priceStream/messages/tickWithCursor'),
           ref('channels/priceStream/messages/gapWithCursor'),
           ref('channels/priceStream/messages/resumed'),
+          ref('channels/priceStream/messages/heartbeat'),
+          ref('channels/priceStream/messages/heartbeatWithCursor'),
         ],
       },
       receiveFilterChange: {
@@ -259,6 +285,16 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           recovered: true,
           cursor: 'mwysrltn-311',
         }),
+        heartbeat: streamMessage('heartbeat', 'Heartbeat: nothing else was sent for `?heartbeat=` seconds', 'HeartbeatFrame', {
+          type: 'heartbeat',
+          time: 1790000000000,
+        }),
+        heartbeatWithCursor: streamMessage(
+          'heartbeatWithCursor',
+          'Heartbeat with the cursor of the latest tick sent (opted in, and every event)',
+          'HeartbeatFrameWithCursor',
+          { type: 'heartbeat', time: 1790000000000, cursor: 'mwysrltn-340' },
+        ),
         ack: streamMessage('ack', 'Acknowledgement of a filter change', 'AckFrame', { type: 'ack', for: 'subscribe', pairCount: 3 }),
         error: streamMessage('error', 'Refusal of a client message', 'ErrorFrame', {
           type: 'error',

@@ -7,6 +7,12 @@ import { PriceRow } from './price.ts'
 export const STREAM_ERROR_CODES = ['malformed', 'unknown_type', 'invalid_pairs', 'no_filter', 'rate_limited'] as const
 export type StreamErrorCode = (typeof STREAM_ERROR_CODES)[number]
 
+/**
+ * `?rate=`: `real_time` (the default) sends every tick as it comes; `fixed_rate@<n>ms` sends, at the end of each
+ * n ms window, the latest row of each pair that changed in it.
+ */
+export const STREAM_RATES = ['real_time', 'fixed_rate@50ms', 'fixed_rate@200ms', 'fixed_rate@1000ms'] as const
+
 /** `<epoch>-<position>`: one tick of the deployment's numbering (docs/stream.md, the loss contract) */
 export const Cursor = z
   .string()

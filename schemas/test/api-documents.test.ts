@@ -235,10 +235,23 @@ t.test('the AsyncAPI document is valid AsyncAPI 3.0 with no error or warning fro
       .all()
       .map((message) => message.name())
       .sort(),
-    ['ack', 'error', 'filterChange', 'gap', 'gapWithCursor', 'resumed', 'snapshot', 'snapshotWithCursor', 'tick', 'tickWithCursor'],
+    [
+      'ack',
+      'error',
+      'filterChange',
+      'gap',
+      'gapWithCursor',
+      'heartbeat',
+      'heartbeatWithCursor',
+      'resumed',
+      'snapshot',
+      'snapshotWithCursor',
+      'tick',
+      'tickWithCursor',
+    ],
   )
   t.same(stream.bindings().get('ws')?.value().query.properties.pairs.type, 'string')
-  t.same(Object.keys(stream.bindings().get('ws')?.value().query.properties), ['pairs', 'cursor', 'from'])
+  t.same(Object.keys(stream.bindings().get('ws')?.value().query.properties), ['pairs', 'cursor', 'from', 'heartbeat', 'rate'])
   t.equal(stream.bindings().get('http')?.value().method, 'GET', 'the Server-Sent Events binding')
 })
 

@@ -1,8 +1,7 @@
-/**
- * How often a connection receives rows (`?rate=`): `real_time` (the default) sends every tick as it comes;
- * `fixed_rate@<n>ms` sends, at the end of each n ms window, the latest row of each pair that changed in it.
- */
-export const STREAM_RATES = ['real_time', 'fixed_rate@50ms', 'fixed_rate@200ms', 'fixed_rate@1000ms'] as const
+import { STREAM_RATES } from '../../schemas/stream.ts'
+
+/** How often a connection receives rows (`?rate=`; the values are in schemas/stream.ts). */
+export { STREAM_RATES }
 
 export type StreamRate = (typeof STREAM_RATES)[number]
 export type FixedRate = Exclude<StreamRate, 'real_time'>
