@@ -193,19 +193,22 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
     opening.delete(connection)
     const lane = laneOf(connection)
     const after = connection.resumeAfter
-    const delivering = (missed: number | Buffer) => {
-      if (typeof missed === 'number') lane.delivery.start(connection, missed)
-      else lane.delivery.add(connection, missed)
+    /** its first frames are out and its ticks started: heartbeats too, if it asked */
+    const started = () => {
       if (connection.heartbeatMs !== undefined) socketHeartbeats.watch(connection, connection.heartbeatMs)
       countConnections()
     }
-    if (after === undefined) return delivering(snapshotFor(connection, lane))
+    const snapshot = () => {
+      lane.delivery.add(connection, snapshotFor(connection, lane))
+      started()
+    }
+    if (after === undefined) return snapshot()
     whenResumable(connection, after, lane.published, (outcome) => {
       const socket = connection.socket
       if (!socket) return
       if (outcome === 'refuse') {
         socket.send(resumedFrame(undefined))
-        return delivering(snapshotFor(connection, lane))
+        return snapshot()
       }
       socket.cork(() => {
         socket.send(resumedFrame(cursorOf(after.position)))
@@ -214,7 +217,8 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
           send: (_type: string, _cursor: string, frame: Buffer | string) =>
             socket.getBufferedAmount() <= limit && (socket.send(frame, false, compressTicks), true),
         }
-        delivering(replay(target, after, lane, connection.filter))
+        lane.delivery.start(connection, replay(target, after, lane, connection.filter))
+        started()
       })
     })
   }
@@ -225,6 +229,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
   const beginEvents = (connection: SseConnection, after: Cursor | undefined) => {
     const lane = laneOf(connection)
     const { sse } = lane
+    /** its first events are out: ticks from now on (`missed` as `SseDelivery.start` has it), and heartbeats if it asked */
     const live = (missed: number) => {
       sse.start(connection, missed)
       if (connection.heartbeatMs !== undefined) eventHeartbeats.watch(connection, connection.heartbeatMs)
