@@ -7,13 +7,18 @@
 // row's wait for its window's end; the row sent is its pair's latest of the window, so at R ticks/s over P pairs
 // that wait is at most P/R s (2,500 ticks/s over 83 pairs: 33 ms) and p99 minus that bounds the time from the
 // window's end to the client. Seq jumps at a fixed rate are the ticks folded, not losses.
+// With --shapes, the bare uWebSockets.js baseline (bench/stream-baseline-uws-server.ts) plays each fixed rate
+// too, once sending a window as one frame per pair (the service's shape) and once as one frame holding every
+// changed pair: what the two shapes cost uWS with nothing else running (the load client counts no ticks in the
+// second shape, so only the server's CPU is read there).
 // Usage: npm run bench:stream-rate [-- --clients 1000 --rate 2500 --rates real_time,fixed_rate@200ms --seconds 6
-//        --warmup 2 --runs 1]
+//        --warmup 2 --runs 1 --shapes]
 import { connect } from '@nats-io/transport-node'
 import { spawnSync } from 'node:child_process'
 import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
 import { PAIRS } from '../schemas/pairs.ts'
 import { STREAM_RATES } from '../schemas/stream.ts'
+import { windowMsOf } from '../services/stream/stream-rate.ts'
 import { loadAverage } from '../loadtest/cpu-meter.ts'
 import { buildLoadClient } from '../loadtest/native-stream-client.ts'
 import { NativeStreamSession } from '../loadtest/native-stream-load.ts'
@@ -21,7 +26,7 @@ import { pinned } from '../loadtest/pinning.ts'
 import { totalCpuMs } from '../loadtest/server-processes.ts'
 import { freePort, startNats } from '../test/support/servers.ts'
 import { median, reportRows } from './report.ts'
-import { startStreamService } from './stream-servers.ts'
+import { startBaselineServer, startStreamService, type StreamServer } from './stream-servers.ts'
 
 const command = parseCommandLine({
   usage: 'npm run bench:stream-rate -- [options]',
@@ -40,6 +45,11 @@ const command = parseCommandLine({
     runs: { type: 'string', default: '1', value: 'N', description: 'runs of each rate' },
     seconds: { type: 'string', default: '6', value: 'S', description: 'seconds measured per run' },
     warmup: { type: 'string', default: '2', value: 'S', description: 'seconds of warm-up before each run' },
+    shapes: {
+      type: 'boolean',
+      default: false,
+      description: 'also the bare uWS server at each fixed rate, one frame per pair against one frame per window',
+    },
   },
 })
 const whole = { min: 1, integer: true }
@@ -61,9 +71,8 @@ const publisher = await connect({ servers: nats.url, name: 'stream-rate-bench-pu
 type Row = Record<string, string | number>
 const rows: Row[] = []
 
-/** One run: a fresh edge, `clients` all-pairs connections at `streamRate`, one measured window. */
-async function measure(streamRate: string, run: number): Promise<Row> {
-  const server = await startStreamService({ natsUrl: nats.url, workers: 1, port: await freePort(), cpus: '0' })
+/** One run on a fresh server: `clients` all-pairs connections (asking the edge for `streamRate`), one measured window. */
+async function measure(streamRate: string, run: number, server: StreamServer): Promise<Row> {
   try {
     const session = await NativeStreamSession.open({
       target: `http://127.0.0.1:${server.port}`,
@@ -90,12 +99,13 @@ async function measure(streamRate: string, run: number): Promise<Row> {
       })
       const totals = result.totals as { deliveredPerSecond: number; gaps: number; seqGaps: number }
       return {
+        server: server.name,
         rate: streamRate,
         run,
         clients,
         'offered ticks/s': ticksPerSecond,
         'delivered msg/s': totals.deliveredPerSecond,
-        'edge CPU % of a core': cpuPercent,
+        'server CPU % of a core': cpuPercent,
         'p50 ms': result.latency.p50Ms,
         'p99 ms': result.latency.p99Ms,
         'max ms': result.latency.maxMs,
@@ -117,20 +127,29 @@ console.log(
     `${runs} run(s) of ${measureSeconds} s after ${warmupSeconds} s; load average ${loadBefore}`,
 )
 try {
-  for (let run = 1; run <= runs; run++) for (const rate of streamRates) rows.push(await measure(rate, run))
-  const byRate = Object.fromEntries(
-    streamRates.map((rate) => {
-      const mine = rows.filter((row) => row.rate === rate)
+  const edge = async () => startStreamService({ natsUrl: nats.url, workers: 1, port: await freePort(), cpus: '0' })
+  const bare = async (window: string) => startBaselineServer({ natsUrl: nats.url, port: await freePort(), cpus: '0', window })
+  for (let run = 1; run <= runs; run++) {
+    for (const rate of streamRates) {
+      rows.push(await measure(rate, run, await edge()))
+      if (!command.values.shapes || rate === 'real_time') continue
+      for (const shape of ['per-pair', 'one-frame']) rows.push(await measure(rate, run, await bare(`${windowMsOf(rate)}:${shape}`)))
+    }
+  }
+  const kindOf = (row: Row) => `${row.server}, ${row.rate}`
+  const byServer = Object.fromEntries(
+    [...new Set(rows.map(kindOf))].map((kind) => {
+      const mine = rows.filter((row) => kindOf(row) === kind)
       return [
-        rate,
+        kind,
         {
-          medianCpuPercent: median(mine.map((row) => Number(row['edge CPU % of a core']))),
+          medianCpuPercent: median(mine.map((row) => Number(row['server CPU % of a core']))),
           medianP99Ms: median(mine.map((row) => Number(row['p99 ms']))),
         },
       ]
     }),
   )
-  console.log(JSON.stringify(byRate, null, 2))
+  console.log(JSON.stringify(byServer, null, 2))
   reportRows(
     'stream-rate',
     { clients, ticksPerSecond, streamRates, runs, measureSeconds, warmupSeconds },
