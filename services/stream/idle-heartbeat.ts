@@ -31,12 +31,13 @@ interface Watched {
 export class IdleHeartbeats<C> {
   private readonly watched = new Map<C, Watched>()
   private readonly timer: NodeJS.Timeout
-  private lastSweepAt = Date.now()
+  private lastSweepAt: number
 
   constructor(
     private readonly channel: HeartbeatChannel<C>,
     private readonly now: () => number = Date.now,
   ) {
+    this.lastSweepAt = now()
     this.timer = setInterval(() => this.sweep(), SWEEP_MS)
     this.timer.unref()
   }
