@@ -2,7 +2,7 @@ import type { Cursor } from './cursor.ts'
 import { gapFrame } from './frames.ts'
 import type { PairFilter } from './pair-filter.ts'
 import type { PublishedTicks } from './published-ticks.ts'
-import type { TickHistory } from './tick-history.ts'
+import type { ReplayedTick, TickHistory } from './tick-history.ts'
 import type { TickFrameWriter } from './frames.ts'
 
 /**
@@ -46,21 +46,17 @@ export function replayTicks(
 ): number {
   const replayed = new Map<number, number>()
   let lastPosition = after.position
-  return history.replayAfter(
-    after.position,
-    filter,
-    (tick) => {
-      const previous = replayed.get(tick.pairId) ?? tick.previousSeq
-      if (previous > 0 && tick.seq - previous > 1) {
-        const cursor = cursorOf(lastPosition)
-        if (!target.send('gap', cursor, gapFrame(tick.seq - previous - 1, cursor))) return false
-      }
-      const cursor = cursorOf(tick.position)
-      if (!target.send('tick', cursor, frames.write(tick.seq, tick.row, cursor))) return false
-      replayed.set(tick.pairId, tick.seq)
-      lastPosition = tick.position
-      return true
-    },
-    through,
-  )
+  const visit = (tick: ReplayedTick) => {
+    const previous = replayed.get(tick.pairId) ?? tick.previousSeq
+    if (previous > 0 && tick.seq - previous > 1) {
+      const cursor = cursorOf(lastPosition)
+      if (!target.send('gap', cursor, gapFrame(tick.seq - previous - 1, cursor))) return false
+    }
+    const cursor = cursorOf(tick.position)
+    if (!target.send('tick', cursor, frames.write(tick.seq, tick.row, cursor))) return false
+    replayed.set(tick.pairId, tick.seq)
+    lastPosition = tick.position
+    return true
+  }
+  return history.replayAfter(after.position, filter, visit, through)
 }
