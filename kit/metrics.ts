@@ -154,8 +154,8 @@ export function createMetrics() {
     }),
     streamFrames: new Counter({
       name: 'venue_stream_frames_total',
-      help: 'Frames sent to stream clients (one per frame per client), by type',
-      labelNames: ['type'],
+      help: 'Frames sent to stream clients (one per frame per client), by type and by the rate the clients asked for (real_time, fixed_rate@<n>ms)',
+      labelNames: ['type', 'rate'],
       registers,
     }),
     streamDroppedTicks: new Counter({

@@ -10,10 +10,10 @@ import { failedRun, readResult, runLoadtest as loadtest, startTargetService } fr
 
 const dir = t.testdir()
 
-/** The edge's count of a `venue_stream_frames_total` type. */
+/** The edge's count of a `venue_stream_frames_total` type, at real time. */
 async function framesSent(opsPort: number, type: string): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text()
-  return Number(new RegExp(`^venue_stream_frames_total\\{type="${type}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0)
+  return Number(new RegExp(`^venue_stream_frames_total\\{type="${type}",rate="real_time"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0)
 }
 
 t.test('--heartbeat: quiet connections get heartbeats, each one counted', async (t) => {

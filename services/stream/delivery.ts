@@ -7,6 +7,7 @@ import { gapFrame, TickFrameWriter } from './frames.ts'
 import { heartbeatFrame } from './idle-heartbeat.ts'
 import { wantsPair, type PairFilter } from './pair-filter.ts'
 import type { PublishedTicks } from './published-ticks.ts'
+import type { StreamRate } from './stream-rate.ts'
 
 /**
  * The topics of one delivery: `ticks` for the connections that receive every pair, `ticks:<PAIR>` for filtered
@@ -44,8 +45,8 @@ export interface DeliveryOptions {
   app: TemplatedApp
   /** what this delivery's connections have been sent: fan-out's ticks, or a fixed rate's windows */
   published: PublishedTicks
-  /** before the names of this delivery's topics: '' for real time, one of its own for each fixed rate */
-  topicPrefix: string
+  /** the rate of this delivery's connections: its topics are its own, and its frames are counted by it */
+  rate: StreamRate
   /** above this many buffered bytes a connection's ticks are dropped */
   slowClientBytes: number
   /** the cursor of a position */
@@ -89,15 +90,15 @@ export class Delivery {
   private readonly topics: Topics
 
   constructor(private readonly options: DeliveryOptions) {
-    this.topics = new Topics(options.topicPrefix)
+    this.topics = new Topics(options.rate === 'real_time' ? '' : `${options.rate}/`)
     this.scanEveryBytes = Math.floor(options.slowClientBytes / 8)
     const frames = options.metrics.streamFrames
     this.sentFrames = {
-      snapshot: frames.labels('snapshot'),
-      tick: frames.labels('tick'),
-      gap: frames.labels('gap'),
-      reply: frames.labels('reply'),
-      heartbeat: frames.labels('heartbeat'),
+      snapshot: frames.labels('snapshot', options.rate),
+      tick: frames.labels('tick', options.rate),
+      gap: frames.labels('gap', options.rate),
+      reply: frames.labels('reply', options.rate),
+      heartbeat: frames.labels('heartbeat', options.rate),
     }
   }
 

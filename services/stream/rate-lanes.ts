@@ -43,14 +43,13 @@ export class StreamLanes {
 
   constructor(options: StreamLanesOptions) {
     const lane = (rate: StreamRate, published: PublishedTicks): Lane => {
-      const shared = { published, slowClientBytes: options.slowClientBytes, cursorOf: options.cursorOf, metrics: options.metrics }
+      const shared = { rate, published, slowClientBytes: options.slowClientBytes, cursorOf: options.cursorOf, metrics: options.metrics }
       return {
         rate,
         published,
         delivery: new Delivery({
           ...shared,
           app: options.app,
-          topicPrefix: rate === 'real_time' ? '' : `${rate}/`,
           compressTicks: options.compressTicks,
         }),
         sse: new SseDelivery({ ...shared, onAborted: options.onAborted }),

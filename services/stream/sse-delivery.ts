@@ -5,7 +5,7 @@ import { gapFrame, TickFrameWriter } from './frames.ts'
 import { heartbeatFrame } from './idle-heartbeat.ts'
 import { wantsPair, type PairFilter } from './pair-filter.ts'
 import type { PublishedTicks } from './published-ticks.ts'
-import type { FixedRate } from './stream-rate.ts'
+import type { FixedRate, StreamRate } from './stream-rate.ts'
 
 /** The events of the stream over Server-Sent Events: each WebSocket frame (with its cursor) as `data`, the cursor as `id`. */
 export type EventType = 'snapshot' | 'tick' | 'gap' | 'resumed' | 'heartbeat'
@@ -42,6 +42,8 @@ export interface SseConnection {
 
 export interface SseDeliveryOptions {
   published: PublishedTicks
+  /** the rate of these responses, which their heartbeat frames are counted by */
+  rate: StreamRate
   slowClientBytes: number
   cursorOf(position: number): string
   metrics: Metrics
@@ -123,7 +125,7 @@ export class SseDelivery {
     if (!connection.live || connection.lagging) return
     const cursor = this.options.cursorOf(this.options.published.position)
     if (this.send(connection, 'heartbeat', cursor, heartbeatFrame(time, cursor)))
-      this.options.metrics.streamFrames.labels('heartbeat').inc()
+      this.options.metrics.streamFrames.labels('heartbeat', this.options.rate).inc()
   }
 
   /** A gap for the responses that receive every pair, before a batch of conflated ticks. */

@@ -64,6 +64,8 @@ t.test('each window sends the latest row of each pair that changed in it, the re
   await untilTicks(folded.frames, 3)
   t.same([folded.frames.items[3]!.json.seq, folded.frames.items[3]!.json.data.mid], [6, mid], 'the next window: one tick, a jump of one')
   t.same(ticksOf(ethOnly.frames.items).length, 1, 'nothing for a pair that did not change')
+  t.equal(await metricValue(edge.metrics.streamFrames, { type: 'tick', rate: 'fixed_rate@200ms' }), 4, 'tick frames counted by rate')
+  t.equal(await metricValue(edge.metrics.streamFrames, { type: 'tick', rate: 'real_time' }), 9)
 })
 
 t.test('a slow client at a fixed rate: its gaps count exactly the ticks of the rows it was not sent', async (t) => {
