@@ -25,6 +25,8 @@ const parity: [
   Same<frames.TickFrameWithCursor, z.infer<typeof schemas.TickFrameWithCursor>>,
   Same<frames.GapFrameWithCursor, z.infer<typeof schemas.GapFrameWithCursor>>,
   Same<frames.ResumedFrame, z.infer<typeof schemas.ResumedFrame>>,
+  Same<frames.HeartbeatFrame, z.infer<typeof schemas.HeartbeatFrame>>,
+  Same<frames.HeartbeatFrameWithCursor, z.infer<typeof schemas.HeartbeatFrameWithCursor>>,
   Same<frames.AckFrame, z.infer<typeof schemas.AckFrame>>,
   Same<frames.ErrorFrame, z.infer<typeof schemas.ErrorFrame>>,
   Same<frames.CompactSnapshotFrame, z.infer<typeof schemas.CompactSnapshotFrame>>,
@@ -33,7 +35,7 @@ const parity: [
   Same<frames.CompactTickFrame, z.infer<typeof schemas.CompactTickFrame>>,
   Same<frames.CompactTickFrameWithCursor, z.infer<typeof schemas.CompactTickFrameWithCursor>>,
   Same<frames.ClientMessage, z.infer<typeof schemas.ClientMessage>>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true]
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true]
 
 const run = promisify(execFile)
 const packageDirectory = fileURLToPath(new URL('..', import.meta.url))

@@ -245,6 +245,8 @@ t.test('the AsyncAPI document is valid AsyncAPI 3.0 with no error or warning fro
       'filterChange',
       'gap',
       'gapWithCursor',
+      'heartbeat',
+      'heartbeatWithCursor',
       'resumed',
       'snapshot',
       'snapshotWithCursor',
@@ -254,7 +256,15 @@ t.test('the AsyncAPI document is valid AsyncAPI 3.0 with no error or warning fro
     ],
   )
   t.same(stream.bindings().get('ws')?.value().query.properties.pairs.type, 'string')
-  t.same(Object.keys(stream.bindings().get('ws')?.value().query.properties), ['pairs', 'cursor', 'from', 'format', 'replay'])
+  t.same(Object.keys(stream.bindings().get('ws')?.value().query.properties), [
+    'pairs',
+    'cursor',
+    'from',
+    'format',
+    'replay',
+    'heartbeat',
+    'rate',
+  ])
   t.equal(stream.bindings().get('http')?.value().method, 'GET', 'the Server-Sent Events binding')
 })
 

@@ -8,6 +8,7 @@ import type { RequestContext } from '../http/request-context.ts'
 import { writeBudgetHeaders } from '../http/response-writer.ts'
 import type { Cursor } from './cursor.ts'
 import type { SseConnection, SseDelivery } from './sse-delivery.ts'
+import type { FixedRate } from './stream-rate.ts'
 import { resumingQuery } from './stream-query.ts'
 import type { UpgradeAdmission } from './upgrade-admission.ts'
 import type { RejectionReason, UpgradeGate } from './upgrade-gate.ts'
@@ -20,7 +21,8 @@ export interface EventStreamRouteOptions {
   allowedOrigins: OriginAllowlist
   /** the 429 of a spent upgrade budget, as the WebSocket's */
   budgetRefusal(decision: RateLimitDecision): ServiceError
-  sse: SseDelivery
+  /** the event streams of a rate (undefined: real time) */
+  sseOf(rate: FixedRate | undefined): SseDelivery
   /** sends a new response its first events (snapshot, or resumed and the replay) and starts its ticks */
   begin(connection: SseConnection, after: Cursor | undefined): void
   refused(reason: RejectionReason | 'admission_rate', ip: string): void
@@ -84,12 +86,15 @@ async function openEventStream(options: EventStreamRouteOptions, context: Reques
     stream(res) {
       clearImmediate(unclaimed)
       if (budget) writeBudgetHeaders(res, budget)
-      const connection = options.sse.open(res, {
+      const { filter, heartbeatMs, rate } = admission
+      const connection = options.sseOf(rate).open(res, {
         requestId,
         budgetKey,
-        filter: admission.filter,
+        filter,
         compact: admission.compact === true,
         foldReplay: admission.foldReplay === true,
+        heartbeatMs,
+        rate,
       })
       options.begin(connection, admission.resumeAfter)
       options.opened()

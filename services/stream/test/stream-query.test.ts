@@ -44,3 +44,10 @@ t.test('format and replay: compact frames and the folded resume are opted into, 
   ]
   for (const [query, parsed] of cases) t.same(parseStreamQuery(query), parsed, query)
 })
+
+t.test('heartbeat and rate: seconds as milliseconds, a fixed rate named, real_time the same as none', async (t) => {
+  t.same(parseStreamQuery('heartbeat=1'), { ok: true, filter: null, heartbeatMs: 1000 })
+  t.same(parseStreamQuery('heartbeat=60&rate=fixed_rate@200ms'), { ok: true, filter: null, heartbeatMs: 60_000, rate: 'fixed_rate@200ms' })
+  t.same(parseStreamQuery('rate=real_time'), { ok: true, filter: null })
+  t.same(parseStreamQuery('pairs=BTC-USD&rate=fixed_rate@50ms'), { ok: true, filter: ids('BTC-USD'), rate: 'fixed_rate@50ms' })
+})
