@@ -11,8 +11,11 @@
 // too, once sending a window as one frame per pair (the service's shape) and once as one frame holding every
 // changed pair: what the two shapes cost uWS with nothing else running (the load client counts no ticks in the
 // second shape, so only the server's CPU is read there).
+// With --formats full,compact each rate is measured with full rows and with compact frames (?format=compact; the
+// rows are then stamped in a field of the row for every format, so all carry the same rows); the bare server
+// plays full rows only.
 // Usage: npm run bench:stream-rate [-- --clients 1000 --rate 2500 --rates real_time,fixed_rate@200ms --seconds 6
-//        --warmup 2 --runs 1 --shapes]
+//        --warmup 2 --runs 1 --shapes --formats full,compact]
 import { connect } from '@nats-io/transport-node'
 import { spawnSync } from 'node:child_process'
 import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
@@ -45,6 +48,12 @@ const command = parseCommandLine({
     runs: { type: 'string', default: '1', value: 'N', description: 'runs of each rate' },
     seconds: { type: 'string', default: '6', value: 'S', description: 'seconds measured per run' },
     warmup: { type: 'string', default: '2', value: 'S', description: 'seconds of warm-up before each run' },
+    formats: {
+      type: 'string',
+      default: 'full',
+      value: 'LIST',
+      description: 'stream formats measured at each rate (full, compact), comma-separated; with compact, every row is stamped in-row',
+    },
     shapes: {
       type: 'boolean',
       default: false,
@@ -61,6 +70,11 @@ const warmupSeconds = command.number('warmup', { min: 0 })
 const streamRates = String(command.values.rates)
   .split(',')
   .map((rate) => command.choice('rates', STREAM_RATES, rate))
+const formats = String(command.values.formats)
+  .split(',')
+  .map((format) => command.choice('formats', ['full', 'compact'] as const, format))
+// compact connections need rows whose static part holds: then every format gets those rows
+const rowsStamped = formats.includes('compact') ? 'in-row' : 'trailing'
 const progress = progressReporter()
 
 const clientBinary = buildLoadClient()
@@ -71,8 +85,8 @@ const publisher = await connect({ servers: nats.url, name: 'stream-rate-bench-pu
 type Row = Record<string, string | number>
 const rows: Row[] = []
 
-/** One run on a fresh server: `clients` all-pairs connections (asking the edge for `streamRate`), one measured window. */
-async function measure(streamRate: string, run: number, server: StreamServer): Promise<Row> {
+/** One run on a fresh server: `clients` all-pairs connections (asking the edge for `streamRate` in `format`), one measured window. */
+async function measure(streamRate: string, run: number, server: StreamServer, format: 'full' | 'compact' = 'full'): Promise<Row> {
   try {
     const session = await NativeStreamSession.open({
       target: `http://127.0.0.1:${server.port}`,
@@ -83,9 +97,11 @@ async function measure(streamRate: string, run: number, server: StreamServer): P
       cpus: '1',
       nc: publisher,
       namespace: server.namespace,
+      format,
+      rows: rowsStamped,
     })
     try {
-      progress(`${streamRate}, run ${run}: ${clients} clients at ${ticksPerSecond} ticks/s`)
+      progress(`${streamRate}, ${format}, run ${run}: ${clients} clients at ${ticksPerSecond} ticks/s`)
       let cpuPercent = 0
       const result = await session.run({
         ticksPerSecond,
@@ -101,6 +117,7 @@ async function measure(streamRate: string, run: number, server: StreamServer): P
       return {
         server: server.name,
         rate: streamRate,
+        ...(formats.length > 1 && { format }),
         run,
         clients,
         'offered ticks/s': ticksPerSecond,
@@ -131,12 +148,12 @@ try {
   const bare = async (window: string) => startBaselineServer({ natsUrl: nats.url, port: await freePort(), cpus: '0', window })
   for (let run = 1; run <= runs; run++) {
     for (const rate of streamRates) {
-      rows.push(await measure(rate, run, await edge()))
+      for (const format of formats) rows.push(await measure(rate, run, await edge(), format))
       if (!command.values.shapes || rate === 'real_time') continue
       for (const shape of ['per-pair', 'one-frame']) rows.push(await measure(rate, run, await bare(`${windowMsOf(rate)}:${shape}`)))
     }
   }
-  const kindOf = (row: Row) => `${row.server}, ${row.rate}`
+  const kindOf = (row: Row) => [row.server, row.rate, row.format].filter((part) => part !== undefined).join(', ')
   const byServer = Object.fromEntries(
     [...new Set(rows.map(kindOf))].map((kind) => {
       const mine = rows.filter((row) => kindOf(row) === kind)
@@ -152,7 +169,7 @@ try {
   console.log(JSON.stringify(byServer, null, 2))
   reportRows(
     'stream-rate',
-    { clients, ticksPerSecond, streamRates, runs, measureSeconds, warmupSeconds },
+    { clients, ticksPerSecond, streamRates, formats, runs, measureSeconds, warmupSeconds },
     rows,
     loadBefore,
     'Price stream at a chosen rate',

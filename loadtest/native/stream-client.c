@@ -23,6 +23,9 @@
 // (10^15 or more) instead of a trailing "t" give full ticks their latency from there.
 // With --replay=latest a resume asks for each pair's latest tick only (&replay=latest): its gap counts the
 // ticks folded, and the seq jumps after it are those ticks.
+// --query=K=V&.. adds parameters to every connection's query, after its pairs (rate=fixed_rate@200ms,
+// heartbeat=5); with either format. At a fixed rate the seq jumps it counts are the ticks folded into a row, not
+// losses; heartbeat frames are counted as bytes only.
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
