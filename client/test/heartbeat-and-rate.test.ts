@@ -1,6 +1,6 @@
 // The client's `heartbeatSeconds`: a quiet connection is kept (heartbeats arrive), a silent one is dropped after
 // twice the interval and the client reconnects, resuming after the cursor the heartbeats carried. Its `rate`: at a
-// fixed rate a seq jump is ticks folded, not a loss.
+// fixed rate a seq jump is ticks folded, not a loss, with full rows and with compact frames.
 import t from 'tap'
 import { startTestEdge } from '../../test/support/edge-harness.ts'
 import { priceRow, rowBytes } from '../../test/support/price-rows.ts'
@@ -68,17 +68,24 @@ t.test('a quiet connection stays up on heartbeats; a silent one is dropped after
   t.same([row.pair, row.mid, seq], ['BTC-USD', 7, 1], 'the tick published while the link was cut')
 })
 
-t.test('at a fixed rate a seq jump is ticks folded, not a loss', async (t) => {
-  const edge = await startTestEdge()
-  t.teardown(edge.stop)
-  const client = new PriceStreamClient({ openSocket: nodeSocket(), baseUrl: edge.baseUrl, pairs: ['BTC-USD'], rate: 'fixed_rate@50ms' })
-  const losses: Loss[] = []
-  client.on('loss', (loss) => losses.push(loss))
-  client.start()
-  t.teardown(() => client.close())
-  await next(client, 'snapshot')
-  for (let mid = 1; mid <= 5; mid++) edge.bus.publishTick('BTC-USD', rowBytes(priceRow('BTC-USD', { mid })))
-  const [row, seq] = await next(client, 'price')
-  t.same([row.mid, seq], [5, 5], 'one row for the window, its seq five on from the baseline')
-  t.same(losses, [], 'no loss')
-})
+for (const format of ['full', 'compact'] as const) {
+  t.test(`at a fixed rate a seq jump is ticks folded, not a loss (${format} frames)`, async (t) => {
+    const edge = await startTestEdge()
+    t.teardown(edge.stop)
+    const options = { openSocket: nodeSocket(), baseUrl: edge.baseUrl, pairs: ['BTC-USD'], rate: 'fixed_rate@50ms', format } as const
+    const client = new PriceStreamClient(options)
+    const losses: Loss[] = []
+    client.on('loss', (loss) => losses.push(loss))
+    client.start()
+    t.teardown(() => client.close())
+    await next(client, 'snapshot')
+    for (let mid = 1; mid <= 5; mid++) edge.bus.publishTick('BTC-USD', rowBytes(priceRow('BTC-USD', { mid })))
+    const [row, seq] = await next(client, 'price')
+    t.same(
+      [JSON.stringify(row), seq],
+      [rowBytes(priceRow('BTC-USD', { mid: 5 })).toString(), 5],
+      'one row for the window, its seq five on from the baseline',
+    )
+    t.same(losses, [], 'no loss')
+  })
+}
