@@ -6,19 +6,10 @@ import t from 'tap'
 import { pairBySymbol } from '../../../schemas/pairs.ts'
 import { fullRows, rebuiltRows } from '../../../test/support/compact-rows.ts'
 import { startTestEdge } from '../../../test/support/edge-harness.ts'
+import { leftAtFixedRate } from '../../../test/support/fixed-rate-resume.ts'
 import { metricValue } from '../../../test/support/metrics.ts'
 import { priceRow, rowBytes } from '../../../test/support/price-rows.ts'
-import {
-  isTickFrame,
-  NO_CONFLATION,
-  openEventStream,
-  openRawFrames,
-  RESUME_FILTER,
-  roundRobinPublisher,
-  ticksAfterCursor,
-  untilTicks,
-  type RawFrameClient,
-} from '../../../test/support/resume-clients.ts'
+import { NO_CONFLATION, openEventStream, openRawFrames, untilTicks, type RawFrameClient } from '../../../test/support/resume-clients.ts'
 
 const untilSnapshot = (client: RawFrameClient) => client.frames.waitFor((frame) => frame.json.type === 'snapshot', 'snapshot')
 
@@ -197,35 +188,8 @@ t.test('a compact connection gets heartbeats, at real time and at a fixed rate, 
 })
 
 t.test('replay=latest at a fixed rate: the folded replay up to the latest window, then the windows go on', async (t) => {
-  const edge = await startTestEdge({ env: NO_CONFLATION })
-  const publish = roundRobinPublisher(edge.bus)
-  t.teardown(edge.stop)
-  const query = `${edge.streamUrl}?${RESUME_FILTER}&rate=fixed_rate@200ms`
-  const control = await openRawFrames(`${edge.streamUrl}?${RESUME_FILTER}&cursor=true`)
-  const windows = await openRawFrames(`${query}&cursor=true`)
-  const leaving = await openRawFrames(`${query}&cursor=true`)
-  t.teardown(() => [control, windows].forEach((client) => client.socket.terminate()))
-  for (const client of [control, windows, leaving]) await untilSnapshot(client)
-  /** until a connection has the latest row of both pairs the control connection has */
-  const untilCaughtUp = (client: RawFrameClient) => {
-    const latest = control.frames.items.filter(isTickFrame).slice(-2)
-    return client.frames.until(
-      () => (latest.every((tick) => client.frames.items.some((frame) => frame.text === tick.text)) ? true : undefined),
-      'the latest rows',
-    )
-  }
-
-  publish(30) // 20 of the filter's pairs
-  await untilTicks(control.frames, 20)
-  await untilCaughtUp(leaving)
-  const cursor = leaving.frames.items.at(-1)!.json.cursor as string
-  await leaving.close()
-
-  publish(60) // 40 more of the filter's, 20 of each pair, while it is away
-  await untilTicks(control.frames, 60)
-  await untilCaughtUp(windows)
-  const missed = ticksAfterCursor(control.frames.items, cursor)
-  t.equal(missed.length, 40)
+  const { query, cursor, missed, nextWindow } = await leftAtFixedRate(t)
+  t.equal(missed.length, 40, '20 ticks of each pair missed')
 
   const back = await openRawFrames(`${query}&from=${cursor}&replay=latest`)
   t.teardown(() => back.socket.terminate())
@@ -236,21 +200,11 @@ t.test('replay=latest at a fixed rate: the folded replay up to the latest window
     'resumed, one gap counting the 38 ticks folded, then the latest tick of each pair, byte for byte',
   )
 
-  const windowsBefore = windows.frames.items.filter(isTickFrame).length
-  publish(3)
-  await untilTicks(windows.frames, windowsBefore + 2)
+  const windowRows = await nextWindow()
   await untilTicks(back.frames, 4)
   t.same(
     back.frames.items.slice(4).map((frame) => frame.text),
-    windows.frames.items
-      .filter(isTickFrame)
-      .slice(windowsBefore)
-      .map((frame) => frame.text),
-    "then the rate's windows, seq going on",
-  )
-  t.same(
-    back.frames.items.slice(4).map((frame) => frame.json.type),
-    ['tick', 'tick'],
-    'no gap for the windows',
+    windowRows,
+    "then the rate's windows, seq going on, with no gap",
   )
 })

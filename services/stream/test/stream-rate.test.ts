@@ -4,18 +4,11 @@
 import t from 'tap'
 import { PAIRS } from '../../../schemas/pairs.ts'
 import { startTestEdge } from '../../../test/support/edge-harness.ts'
+import { leftAtFixedRate } from '../../../test/support/fixed-rate-resume.ts'
 import { metricValue } from '../../../test/support/metrics.ts'
 import { bulkyRowBytes, priceRow, rowBytes } from '../../../test/support/price-rows.ts'
 import { RawStreamClient } from '../../../test/support/raw-ws.ts'
-import {
-  NO_CONFLATION,
-  openRawFrames,
-  RESUME_FILTER,
-  roundRobinPublisher,
-  ticksAfterCursor,
-  untilTicks,
-  type RawFrame,
-} from '../../../test/support/resume-clients.ts'
+import { NO_CONFLATION, openRawFrames, untilTicks, type RawFrame } from '../../../test/support/resume-clients.ts'
 import { publishUntilLagging } from '../../../test/support/stream-clients.ts'
 import { waitFor } from '../../../test/support/wait.ts'
 
@@ -137,34 +130,7 @@ t.test('a slow client at a fixed rate: its gaps count exactly the ticks of the r
 })
 
 t.test('a resume at a fixed rate replays every tick after the cursor, then the windows go on', async (t) => {
-  const edge = await startTestEdge({ env: NO_CONFLATION })
-  const publish = roundRobinPublisher(edge.bus)
-  t.teardown(edge.stop)
-  const query = `${edge.streamUrl}?${RESUME_FILTER}&rate=fixed_rate@200ms`
-  const control = await openRawFrames(`${edge.streamUrl}?${RESUME_FILTER}&cursor=true`)
-  const windows = await openRawFrames(`${query}&cursor=true`)
-  const leaving = await openRawFrames(`${query}&cursor=true`)
-  t.teardown(() => [control, windows].forEach((client) => client.socket.terminate()))
-  for (const client of [control, windows, leaving]) await client.frames.waitFor((frame) => frame.json.type === 'snapshot', 'snapshot')
-  /** until a connection has the latest row of both pairs the control connection has */
-  const untilCaughtUp = (client: typeof windows) => {
-    const latest = ticksOf(control.frames.items).slice(-2)
-    return client.frames.until(
-      () => (latest.every((tick) => client.frames.items.some((frame) => frame.text === tick.text)) ? true : undefined),
-      'the latest rows',
-    )
-  }
-
-  publish(30) // 20 of the filter's pairs
-  await untilTicks(control.frames, 20)
-  await untilCaughtUp(leaving)
-  const cursor = leaving.frames.items.at(-1)!.json.cursor as string
-  await leaving.close()
-
-  publish(60) // 40 more of the filter's, while it is away
-  await untilTicks(control.frames, 60)
-  await untilCaughtUp(windows)
-  const missed = ticksAfterCursor(control.frames.items, cursor)
+  const { query, cursor, missed, nextWindow } = await leftAtFixedRate(t)
   t.equal(missed.length, 40)
 
   const back = await openRawFrames(`${query}&from=${cursor}`)
@@ -177,15 +143,11 @@ t.test('a resume at a fixed rate replays every tick after the cursor, then the w
     'every tick after the cursor, unfolded, byte for byte, in order, once',
   )
 
-  const windowsBefore = ticksOf(windows.frames.items).length
-  publish(3)
-  await untilTicks(windows.frames, windowsBefore + 2)
+  const windowRows = await nextWindow()
   await untilTicks(back.frames, 42)
   t.same(
     back.frames.items.slice(41).map((frame) => frame.text),
-    ticksOf(windows.frames.items)
-      .slice(windowsBefore)
-      .map((frame) => frame.text),
+    windowRows,
     "then the windows' rows, seq going on",
   )
 })
