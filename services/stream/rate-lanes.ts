@@ -26,7 +26,7 @@ export interface StreamLanesOptions {
   slowClientBytes: number
   cursorOf(position: number): string
   compressTicks: boolean
-  /** a row that is not a price row, split for a lane's compact connections */
+  /** a row that is not a price row, split for the compact connections of one lane or more (told once per row) */
   malformedRow(pairId: number, error: unknown): void
   metrics: Metrics
   /** an event stream's client went away */
@@ -47,8 +47,15 @@ export class StreamLanes {
   private readonly fixed = new Map<FixedRate, Lane & { window: RateWindow }>()
 
   constructor(options: StreamLanesOptions) {
+    // each lane splits the rows it sends: a row one lane found malformed is not told again by the next
+    const malformedRows = new WeakSet<Buffer>()
+    const malformedRow = (pairId: number, error: unknown, row: Buffer) => {
+      if (malformedRows.has(row)) return
+      malformedRows.add(row)
+      options.malformedRow(pairId, error)
+    }
     const lane = (rate: StreamRate, published: PublishedTicks): Lane => {
-      const compact = new CompactTicks(published, options.malformedRow)
+      const compact = new CompactTicks(published, malformedRow)
       const shared = {
         rate,
         published,
