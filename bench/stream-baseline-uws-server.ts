@@ -2,7 +2,11 @@
 // each row off NATS, numbers it and publishes one tick frame to the sockets taking its pair (a uWS topic
 // per pair, chosen by the `pairs` query), with nothing else (no slow-client rule, no metrics, no
 // conflation, no limits). The same load client drives both.
-// Usage (started by bench/stream.ts): tsx bench/stream-baseline-uws-server.ts <nats url> <namespace> <port>
+// With a window (`<ms>:per-pair` or `<ms>:one-frame`, bench/stream-rate.ts) it plays a fixed rate instead: each
+// pair's latest row of the window goes out at the window's end, either as one tick frame per pair (what the
+// service sends) or as one frame holding every changed pair's tick frame, to the sockets taking every pair: the
+// two shapes' cost to uWS, everything else equal.
+// Usage (started by the stream benches): tsx bench/stream-baseline-uws-server.ts <nats url> <namespace> <port> [<window>]
 import { connect } from '@nats-io/transport-node'
 import { busNames } from '../bus/subjects.ts'
 import { PAIRS, pairBySymbol } from '../schemas/pairs.ts'
@@ -10,7 +14,7 @@ import { loadNativeUws } from '../services/http/native-uws.ts'
 import { TickFrameWriter, snapshotFrame } from '../services/stream/frames.ts'
 import { PublishedTicks } from '../services/stream/published-ticks.ts'
 
-const [natsUrl, namespace, port] = [process.argv[2]!, process.argv[3]!, Number(process.argv[4])]
+const [natsUrl, namespace, port, window] = [process.argv[2]!, process.argv[3]!, Number(process.argv[4]), process.argv[5]]
 const names = busNames(namespace)
 const published = new PublishedTicks()
 const frames = new TickFrameWriter()
@@ -25,6 +29,41 @@ function pairIdsOf(query: string): number[] | null {
   return symbols ? symbols.split(',').flatMap((symbol) => pairBySymbol(symbol)?.id ?? []) : null
 }
 
+const [WINDOW_HEAD, COMMA, WINDOW_TAIL] = ['{"type":"window","ticks":[', ',', ']}'].map((text) => Buffer.from(text)) as [
+  Buffer,
+  Buffer,
+  Buffer,
+]
+
+/** Sends one tick at once (real time), or keeps it as its pair's latest of the window. */
+let take = (pairId: number, seq: number, row: Buffer) => {
+  const frame = frames.write(seq, row)
+  app.publish(EVERY_PAIR, frame)
+  app.publish(topicOf(pairId), frame)
+}
+if (window !== undefined) {
+  const [windowMs, shape] = window.split(':')
+  if (!Number(windowMs) || (shape !== 'per-pair' && shape !== 'one-frame'))
+    throw new Error(`a window is <ms>:per-pair or <ms>:one-frame, not ${window}`)
+  const latest = new Map<number, { seq: number; row: Buffer }>()
+  take = (pairId, seq, row) => void latest.set(pairId, { seq, row })
+  setInterval(() => {
+    const ticks = [...latest.values()]
+    latest.clear()
+    if (ticks.length === 0) return
+    if (shape === 'per-pair') for (const { seq, row } of ticks) app.publish(EVERY_PAIR, frames.write(seq, row))
+    else
+      app.publish(
+        EVERY_PAIR,
+        Buffer.concat([
+          WINDOW_HEAD,
+          ...ticks.flatMap(({ seq, row }) => [Buffer.from(frames.write(seq, row)), COMMA]).slice(0, -1),
+          WINDOW_TAIL,
+        ]),
+      )
+  }, Number(windowMs))
+}
+
 const nc = await connect({ servers: natsUrl, name: 'stream-bench-baseline' })
 nc.subscribe(names.allTicks, {
   callback: (error, message) => {
@@ -33,9 +72,7 @@ nc.subscribe(names.allTicks, {
     if (pairId === undefined) return
     const row = Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength)
     const seq = published.seq[pairId]! + 1
-    const frame = frames.write(seq, row)
-    app.publish(EVERY_PAIR, frame)
-    app.publish(topicOf(pairId), frame)
+    take(pairId, seq, row)
     published.record(pairId, seq, row)
   },
 })

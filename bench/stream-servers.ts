@@ -86,12 +86,13 @@ export async function startStreamService(options: {
   }
 }
 
-/** The bare uWebSockets.js server on `cpus`. */
+/** The bare uWebSockets.js server on `cpus`; with `window` (`<ms>:per-pair` or `<ms>:one-frame`) it plays a fixed rate. */
 export async function startBaselineServer(options: {
   natsUrl: string
   port: number
   cpus: string
   namespace?: string
+  window?: string
 }): Promise<StreamServer> {
   const namespace = options.namespace ?? newNamespace()
   const script = fileURLToPath(new URL('./stream-baseline-uws-server.ts', import.meta.url))
@@ -103,11 +104,12 @@ export async function startBaselineServer(options: {
     options.natsUrl,
     namespace,
     String(options.port),
+    ...(options.window === undefined ? [] : [options.window]),
   ])
   const child = spawn(command!, rest, { stdio: ['ignore', 'pipe', 'inherit'] })
   await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))
   return {
-    name: 'bare uWS (publish only)',
+    name: options.window === undefined ? 'bare uWS (publish only)' : `bare uWS, window ${options.window}`,
     port: options.port,
     namespace,
     pids: () => [child.pid!],

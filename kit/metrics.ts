@@ -131,6 +131,17 @@ export function createMetrics() {
       registers,
     }),
     streamConnections: new Gauge({ name: 'venue_stream_connections', help: 'Open price-stream connections', registers }),
+    streamRateConnections: new Gauge({
+      name: 'venue_stream_rate_connections',
+      help: 'Open price-stream connections (WebSocket and Server-Sent Events) by rate: real_time or fixed_rate@<n>ms',
+      labelNames: ['rate'],
+      registers,
+    }),
+    streamHeartbeatConnections: new Gauge({
+      name: 'venue_stream_heartbeat_connections',
+      help: 'Open price-stream connections that asked for heartbeats (?heartbeat=)',
+      registers,
+    }),
     streamLaggingConnections: new Gauge({
       name: 'venue_stream_lagging_connections',
       help: 'Stream connections whose ticks are being dropped because too much is buffered for them',
@@ -143,8 +154,8 @@ export function createMetrics() {
     }),
     streamFrames: new Counter({
       name: 'venue_stream_frames_total',
-      help: 'Frames sent to stream clients (one per frame per client), by type',
-      labelNames: ['type'],
+      help: 'Frames sent to stream clients (one per frame per client), by type and by the rate the clients asked for (real_time, fixed_rate@<n>ms)',
+      labelNames: ['type', 'rate'],
       registers,
     }),
     streamDroppedTicks: new Counter({

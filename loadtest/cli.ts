@@ -12,6 +12,7 @@ import { clientGroups, loopbackSources, runNativeStreamLoad } from './native-str
 import { runRestLoad } from './rest-load.ts'
 import { isCpuList } from './pinning.ts'
 import { listeningPids } from './server-processes.ts'
+import { STREAM_RATES } from '../schemas/stream.ts'
 import { pairSelectionProblem, runStreamLoad } from './stream-load.ts'
 import { runClosedLoopRest } from './wrk-load.ts'
 
@@ -94,6 +95,12 @@ const command = parseCommandLine({
       default: false,
       section: SECTIONS.stream,
       description: 'ask for cursors; every reopen resumes after the last one (?from=, Last-Event-ID)',
+    },
+    heartbeat: {
+      type: 'string',
+      value: 'S',
+      section: SECTIONS.stream,
+      description: 'connections ask for a heartbeat frame after S seconds (1 to 60) of silence,\ncounted as heartbeats (node client)',
     },
     'storm-every': {
       type: 'string',
@@ -190,7 +197,8 @@ const command = parseCommandLine({
       type: 'string',
       value: 'N',
       section: SECTIONS.rest,
-      description: 'requests per second, open loop (default 100);\nonboard: onboardings per second, open loop (default 5)',
+      description:
+        'requests per second, open loop (default 100);\nonboard: onboardings per second, open loop (default 5);\nstream: the rate the connections ask for (?rate=): real_time (default),\nfixed_rate@50ms, fixed_rate@200ms or fixed_rate@1000ms; at a fixed rate seq\njumps count as folded, not lost (node client)',
     },
     route: {
       type: 'string',
@@ -280,8 +288,11 @@ if (sourceIps > 0 && !['localhost', '127.0.0.1'].includes(new URL(target).hostna
 const native = command.choice('client', ['node', 'native']) === 'native' || realistic
 const transport = command.choice('transport', ['ws', 'sse'])
 const stormEvery = values['storm-every'] === undefined ? undefined : command.number('storm-every', { min: 1, integer: true })
+const heartbeatSeconds = values.heartbeat === undefined ? undefined : command.number('heartbeat', { min: 1, max: 60, integer: true })
+const streamRate = mode === 'stream' ? command.choice('rate', STREAM_RATES, values.rate ?? 'real_time') : 'real_time'
 if (native && (transport === 'sse' || stormEvery !== undefined || values.resume))
   refuse('--transport sse, --resume and --storm-every run on the node client')
+if (native && (heartbeatSeconds !== undefined || streamRate !== 'real_time')) refuse('--heartbeat and --rate run on the node client')
 const common = {
   target,
   durationSeconds: number('duration', values.duration),
@@ -359,6 +370,8 @@ try {
       reconnect: values.reconnect,
       transport,
       resume: values.resume,
+      heartbeatSeconds,
+      ...(streamRate !== 'real_time' && { streamRate }),
       ...(stormEvery !== undefined && { storm: { everySeconds: stormEvery, share: command.number('storm-share', { min: 0, max: 100 }) } }),
       perIp: { connections: number('per-ip-connections', values['per-ip-connections']), upgradesPerMinute: 60 },
       ...(values.publish && {

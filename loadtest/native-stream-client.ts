@@ -68,6 +68,8 @@ export interface LoadClientOptions {
   pairs: string
   /** with rand:K, the share (%) of connections that take every pair instead */
   allPairsShare?: number
+  /** parameters every connection adds to its query, e.g. `rate=fixed_rate@200ms` */
+  query?: string
   /** loopback source addresses the connections are spread over (default: the kernel's choice, 127.0.0.1) */
   sources?: string[]
   /** reopen a closed or refused connection: at once, or after a full-jitter backoff honouring Retry-After */
@@ -98,6 +100,7 @@ export class LoadClient {
       `--first-port-share=${options.firstPortShare ?? 100}`,
       `--pairs=${options.pairs}`,
       `--all-pairs-share=${options.allPairsShare ?? 0}`,
+      ...(options.query ? [`--query=${options.query}`] : []),
       `--symbols=${SYMBOLS.join(',')}`,
       ...(options.sources?.length ? [`--sources=${options.sources.join(',')}`] : []),
       `--reconnect=${options.reconnect ?? 'never'}`,

@@ -23,6 +23,8 @@ export interface NativeStreamOptions {
   pairs: string
   /** with rand:N, the share (%) of connections that take every pair instead */
   allPairsShare?: number
+  /** parameters every connection adds to its query, e.g. `rate=fixed_rate@200ms` */
+  query?: string
   /** loopback source addresses each group's connections are spread over (default 127.0.0.1 only) */
   sources?: string[]
   /** CPUs the client processes run on (taskset -c), e.g. '1' */
@@ -111,6 +113,7 @@ export class NativeStreamSession {
           count,
           pairs: options.pairs,
           allPairsShare: options.allPairsShare,
+          query: options.query,
           sources: options.sources,
           seed: group + 1,
           cpus: options.cpus,

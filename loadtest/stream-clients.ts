@@ -22,6 +22,8 @@ export interface StreamClientsOptions {
   reconnect?: boolean
   transport?: 'ws' | 'sse'
   resume?: boolean
+  /** the queries ask for a fixed rate: seq jumps are folds */
+  folds?: boolean
 }
 
 export interface StreamWindow {
@@ -42,6 +44,7 @@ export class StreamClients {
       reconnect: options.reconnect ?? false,
       transport: options.transport ?? 'ws',
       resume: options.resume ?? false,
+      folds: options.folds ?? false,
     }))
     this.group = new WorkerGroup(new URL('./stream-worker.ts', import.meta.url), inputs)
   }

@@ -29,6 +29,10 @@ export interface StreamLoadOptions {
   transport?: 'ws' | 'sse'
   /** connections ask for cursors and every reopen resumes after the last one */
   resume?: boolean
+  /** connections ask for a heartbeat frame after this many seconds of silence (`?heartbeat=`) */
+  heartbeatSeconds?: number
+  /** connections ask for this rate (`?rate=`; real_time when absent) */
+  streamRate?: string
   /** every `everySeconds`, `share` % of the connections close and reopen at once: a reconnect storm */
   storm?: { everySeconds: number; share: number }
   /** publish the ticks on the service's bus (exact latency) instead of reading the service's feed */
@@ -58,6 +62,15 @@ export function streamQueries(connections: number, pairs: string): string[] {
   })
 }
 
+/** The queries with the opt-ins every connection adds: `?heartbeat=` and `?rate=`. */
+export function withOptIns(queries: string[], optIns: { heartbeatSeconds?: number; streamRate?: string }): string[] {
+  const params = [
+    ...(optIns.heartbeatSeconds === undefined ? [] : [`heartbeat=${optIns.heartbeatSeconds}`]),
+    ...(optIns.streamRate === undefined ? [] : [`rate=${optIns.streamRate}`]),
+  ].join('&')
+  return params === '' ? queries : queries.map((query) => (query === '' ? `?${params}` : `${query}&${params}`))
+}
+
 /** Plans the ramp within the per-IP ceilings; throws when the run cannot fit them. */
 function plannedRamp(options: StreamLoadOptions): number {
   if (options.ownsService) return options.rampPerSecond
@@ -71,6 +84,9 @@ function plannedRamp(options: StreamLoadOptions): number {
   }
   return Math.min(options.rampPerSecond, (addresses * options.perIp.upgradesPerMinute) / 60)
 }
+
+/** At a fixed rate a seq jump is ticks folded into the row, not a loss. */
+const folds = (streamRate: string | undefined) => streamRate !== undefined && streamRate !== 'real_time'
 
 /** How long a run with storms waits after its last second for the connections of the last storm to be back. */
 const STORM_SETTLE_MS = 10_000
@@ -95,13 +111,14 @@ export async function runStreamLoad(options: StreamLoadOptions): Promise<LoadRes
   }
   const clients = new StreamClients({
     url: streamUrl(options.target),
-    queries: streamQueries(options.connections, options.pairs),
+    queries: withOptIns(streamQueries(options.connections, options.pairs), options),
     latency,
     workers: options.workers,
     localAddresses: options.localAddresses,
     reconnect: options.reconnect,
     transport: options.transport ?? 'ws',
     resume: options.resume ?? false,
+    folds: folds(options.streamRate),
   })
   const storming = (second: number) => options.storm !== undefined && second % options.storm.everySeconds === 0
   const cpu = cpuShare(options.workers + 1)
@@ -137,6 +154,8 @@ export async function runStreamLoad(options: StreamLoadOptions): Promise<LoadRes
           recovered: counters.recovered,
           notRecovered: counters.notRecovered,
           bytes: counters.bytes,
+          ...(options.heartbeatSeconds !== undefined && { heartbeats: counters.heartbeats }),
+          ...(folds(options.streamRate) && { folded: counters.folded }),
         },
       }
       series.push(figures)

@@ -33,6 +33,8 @@ export interface StreamWorkerInput {
    * stream): a recovered resume keeps the connection's seq baselines, so a jump across it is a tick lost
    */
   resume: boolean
+  /** the connections ask for a fixed rate (`?rate=fixed_rate@...`): a seq jump no gap announced is ticks folded */
+  folds: boolean
 }
 
 export type StreamCommand =
@@ -56,8 +58,12 @@ export interface StreamCounters {
   gaps: number
   /** ticks announced dropped by gap frames */
   dropped: number
-  /** seq jumps no gap announced */
+  /** seq jumps no gap announced (at real time) */
   unexplained: number
+  /** at a fixed rate, the ticks folded into the rows received (seq jumps no gap announced) */
+  folded: number
+  /** heartbeat frames (`?heartbeat=`) */
+  heartbeats: number
   snapshots: number
   /** `resumed` frames: recovered, and not (a snapshot followed) */
   recovered: number
@@ -82,6 +88,8 @@ export const SUMMED_COUNTERS = [
   'gaps',
   'dropped',
   'unexplained',
+  'folded',
+  'heartbeats',
   'snapshots',
   'recovered',
   'notRecovered',
@@ -97,6 +105,8 @@ export function freshCounters(): StreamCounters {
     gaps: 0,
     dropped: 0,
     unexplained: 0,
+    folded: 0,
+    heartbeats: 0,
     snapshots: 0,
     recovered: 0,
     notRecovered: 0,

@@ -17,7 +17,13 @@ const clockOffsetMs = input.latency.kind === 'row-timestamp' ? input.latency.clo
 // `{"type":"` is 9 bytes; the next one tells the frame type. `{"type":"tick","seq":` is 21 bytes.
 const TYPE_AT = 9
 const SEQ_AT = 21
-const [TICK, GAP, SNAPSHOT, RESUMED] = ['t', 'g', 's', 'r'].map((letter) => letter.charCodeAt(0)) as [number, number, number, number]
+const [TICK, GAP, SNAPSHOT, RESUMED, HEARTBEAT] = ['t', 'g', 's', 'r', 'h'].map((letter) => letter.charCodeAt(0)) as [
+  number,
+  number,
+  number,
+  number,
+  number,
+]
 /** `{"type":"resumed","recovered":` is 30 bytes: then `t`rue or `f`alse */
 const RECOVERED_AT = 30
 const CURSOR_KEY = Buffer.from('"cursor":"')
@@ -102,7 +108,8 @@ function onTick(connection: Connection, data: Buffer, start: number, end: number
   if (previous === 0 || missed <= 0) return
   const explained = Math.min(missed, connection.announced)
   connection.announced -= explained
-  counters.unexplained += missed - explained
+  if (input.folds) counters.folded += missed - explained
+  else counters.unexplained += missed - explained
 }
 
 function onSnapshot(connection: Connection, text: string) {
@@ -132,6 +139,8 @@ function onFrame(connection: Connection, data: Buffer, start: number, end: numbe
     back(connection)
     counters.snapshots++
     onSnapshot(connection, data.toString('utf8', start, end))
+  } else if (type === HEARTBEAT) {
+    counters.heartbeats++
   } else if (type === RESUMED) {
     back(connection)
     if (data[start + RECOVERED_AT] === TICK) counters.recovered++

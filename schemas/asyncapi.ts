@@ -17,10 +17,13 @@ import {
   ErrorFrame,
   GapFrame,
   GapFrameWithCursor,
+  HeartbeatFrame,
+  HeartbeatFrameWithCursor,
   ResumedFrame,
   SnapshotFrame,
   SnapshotFrameWithCursor,
   StaticFrame,
+  STREAM_RATES,
   TickFrame,
   TickFrameWithCursor,
 } from './stream.ts'
@@ -46,6 +49,8 @@ const SCHEMAS = {
   StaticFrame,
   CompactTickFrame,
   CompactTickFrameWithCursor,
+  HeartbeatFrame,
+  HeartbeatFrameWithCursor,
   AckFrame,
   ErrorFrame,
   ClientMessage,
@@ -79,13 +84,17 @@ const STREAM_DESCRIPTION = (
   limits: StreamLimits,
 ) => `One WebSocket per client. The first frame is a \`snapshot\`: \`seq\` holds the baseline of every pair the connection receives (0 for a pair not yet ticked), \`data\` the rows that exist. Then one \`tick\` per price update; \`seq\` counts a pair's ticks for the whole deployment (every replica shows the same numbers, across restarts), so a jump means lost ticks. A \`gap\` frame says how many ticks were dropped for this connection (a slow reader past 1 MiB buffered, conflation when the server falls behind, or ticks the replica missed while off the bus); re-read \`GET /v1/prices\` when the seq jumps that follow do not account for it.
 
-**Cursor and resume (opt-in).** With \`?cursor=true\` the \`snapshot\`, \`tick\` and \`gap\` frames also carry \`cursor\` (\`<epoch>-<position>\`). With \`?from=<cursor>\` (and the usual \`pairs\`) the first frame is \`resumed\`: \`recovered: true\` and then every tick of the filter after the cursor, in order and once, then live ticks, no snapshot, seq continuing; or \`recovered: false\` (a cursor older than the retained window, of another epoch, or unknown) and the usual snapshot. A malformed cursor refuses the upgrade with 400. Without opt-in the frames are as above, with no cursor.
+**Cursor and resume (opt-in).** With \`?cursor=true\` the \`snapshot\`, \`tick\` and \`gap\` frames also carry \`cursor\` (\`<epoch>-<position>\`). With \`?from=<cursor>\` (and the usual \`pairs\`) the first frame is \`resumed\`: \`recovered: true\` and then every tick of the filter after the cursor, in order and once, then live ticks, no snapshot, seq continuing; or \`recovered: false\` (a cursor older than the retained window, of another epoch, or unknown) and the usual snapshot. A malformed cursor refuses the upgrade with 400, as does a \`heartbeat\` out of range or not a whole number, an unknown \`rate\`, or any parameter given twice. Without opt-in the frames are as above, with no cursor.
 
 **Folded resume (opt-in).** With \`?replay=latest\` beside \`?from=\` (or \`Last-Event-ID\`), a recovered resume sends, after \`resumed\`, one \`gap\` (with the cursor resumed from) counting every tick it leaves out, then only the latest tick of each pair that ticked after the cursor, in cursor order: each pair's seq jumps by its folded ticks plus one, and those jumps add up to the gap's \`dropped\`. It costs at most one tick per pair however long the client was away. \`?replay=all\` (the default) replays every tick.
 
 **Compact frames (opt-in).** With \`?format=compact\` the snapshot adds \`ids\`, the pair id of each row; each tick is \`t\`: \`seq\`, the pair id \`p\` and \`d\`, the row's changing fields by position (bid, mid, ask, flags = isMarketOpen 1 + isDayTradingClosed 2, secondsToToggleIsDayTradingClosed, timestampSeconds), with \`cursor\` as opted in; the rest of the row (feed id, pair, from, to, schedule) is the pair's static part, sent in a \`static\` frame before a tick whenever it differs from the one the connection has (a pair's first tick without a snapshot row, a pair added by \`subscribe\`, a changed feed id or schedule, and after ticks dropped for a slow reader). The row is the static part with the tick's fields. Gaps, seq, cursors, resume and the limits are as above; a resume replays compact frames. An unknown \`format\` or \`replay\`, or either repeated, refuses the upgrade with 400.
 
-**Server-Sent Events.** The same path answers \`GET\` with \`Accept: text/event-stream\`: events \`snapshot\`, \`tick\`, \`gap\` and \`resumed\`, each \`data\` the frame's JSON with its cursor and \`id\` the cursor; \`Last-Event-ID\` (or \`?from=\`) resumes as above. Same \`pairs\` filter, budgets, ceilings and origin allowlist; a comment every 5 s; the response ends at shutdown (an \`EventSource\` comes back with its \`Last-Event-ID\`). A plain GET is 426.
+**Heartbeat (opt-in).** With \`?heartbeat=<seconds>\` (1 to 60) a connection that was sent nothing for that long gets, in either format, \`{"type":"heartbeat","time":<ms>}\`, with \`cursor\` (the latest tick sent) when it carries cursors, at most a quarter of a second past the interval: a client that hears nothing for twice the interval can take the connection for dead and resume from its last cursor.
+
+**Rate (opt-in).** \`?rate=real_time\` (the default) sends every tick as it comes. \`fixed_rate@50ms\`, \`fixed_rate@200ms\` or \`fixed_rate@1000ms\` send, at the end of each window, the latest row of each pair of the filter that changed in it, as the same \`tick\` frame (\`t\` with compact frames, after a \`static\` frame exactly where a real-time connection would get one), in position order; its \`seq\` jump is the ticks folded into it, which is not a loss, so no \`gap\` announces it. A \`gap\` still announces real losses (the slow-client rule, ticks the replica missed), counting the ticks the rows not sent carried. A resume (\`?from=\`) replays the ticks after the cursor up to the latest window sent (every one, or with \`?replay=latest\` each pair's latest after one \`gap\`, as above), and windows follow.
+
+**Server-Sent Events.** The same path answers \`GET\` with \`Accept: text/event-stream\`: events \`snapshot\`, \`tick\`, \`gap\`, \`resumed\` and \`heartbeat\` (\`t\` and \`static\` with compact frames), each \`data\` the frame's JSON with its cursor and \`id\` the cursor; \`Last-Event-ID\` (or \`?from=\`) resumes as above. Same \`pairs\` filter, budgets, ceilings and origin allowlist; a comment every 5 s; the response ends at shutdown (an \`EventSource\` comes back with its \`Last-Event-ID\`). A plain GET is 426.
 
 **Filter state machine.** Without \`?pairs=\` a connection receives every pair: \`subscribe\` is acked with \`pairCount: null\` whatever it lists, and \`unsubscribe\` is an \`error\` \`no_filter\` (reconnect with \`?pairs=\` to narrow). With \`?pairs=\` the connection is filtered: \`subscribe\` adds listed pairs, \`unsubscribe\` removes them (down to 0), each acked with the number of pairs now received; an unlisted symbol or an empty list is \`invalid_pairs\`. Wherever a pair is named (\`?pairs=\`, \`subscribe\`, \`unsubscribe\`) its legacy spelling from the pairs list is accepted too (\`SPX-USD\` for \`US500-USD\`); the filter counts an asset once whichever spelling named it, and every frame names the pair by its symbol. A pair added by \`subscribe\` has no baseline: its first tick is one. Every client message gets exactly one reply (\`ack\` or \`error\`), in order; \`malformed\` for anything that is not \`{ type, pairs: [...] }\` JSON text, \`unknown_type\` for another \`type\`.
 
@@ -182,6 +191,8 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           static: ref('components/messages/static'),
           compactTick: ref('components/messages/compactTick'),
           compactTickWithCursor: ref('components/messages/compactTickWithCursor'),
+          heartbeat: ref('components/messages/heartbeat'),
+          heartbeatWithCursor: ref('components/messages/heartbeatWithCursor'),
           ack: ref('components/messages/ack'),
           error: ref('components/messages/error'),
           filterChange: ref('components/messages/filterChange'),
@@ -220,6 +231,19 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
                   description:
                     "What a recovered resume replays: `all` (the default) every tick after the cursor; `latest` each pair's latest tick, after one `gap` counting the ticks folded",
                 },
+                heartbeat: {
+                  type: 'string',
+                  pattern: '^[1-9][0-9]?$',
+                  description:
+                    'Whole seconds from 1 to 60: after that long with nothing sent, a `heartbeat` frame (with the latest cursor when frames carry cursors)',
+                  examples: ['5'],
+                },
+                rate: {
+                  type: 'string',
+                  enum: [...STREAM_RATES],
+                  description:
+                    '`real_time` (the default): every tick as it comes; `fixed_rate@<n>ms`: at the end of each window, the latest row of each pair that changed in it (a seq jump is the ticks folded, not a loss)',
+                },
               },
               additionalProperties: false,
             },
@@ -228,7 +252,7 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           http: {
             method: 'GET',
             description:
-              "Server-Sent Events (`Accept: text/event-stream`, answered `200` with `Content-Type: text/event-stream`): every event is `event: <type>` (the frame's type: `snapshot`, `tick`, `gap`, `resumed`, and with compact frames `t` and `static`), `id: <cursor>` (none on `resumed` with `recovered: false`, nor on `static`) and `data: <the frame>`; the query is the WebSocket's, and the `Last-Event-ID` header resumes.",
+              "Server-Sent Events (`Accept: text/event-stream`, answered `200` with `Content-Type: text/event-stream`): every event is `event: <type>` (the frame's type: `snapshot`, `tick`, `gap`, `resumed`, `heartbeat`, and with compact frames `t` and `static`), `id: <cursor>` (none on `resumed` with `recovered: false`, nor on `static`) and `data: <the frame>`; the query is the WebSocket's, and the `Last-Event-ID` header resumes.",
             bindingVersion: '0.3.0',
           },
         },
@@ -310,6 +334,8 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           ref('channels/priceStream/messages/static'),
           ref('channels/priceStream/messages/compactTick'),
           ref('channels/priceStream/messages/compactTickWithCursor'),
+          ref('channels/priceStream/messages/heartbeat'),
+          ref('channels/priceStream/messages/heartbeatWithCursor'),
         ],
       },
       sendCandleFrames: {
@@ -411,6 +437,16 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           'Compact tick with its cursor (opted in, and every event)',
           'CompactTickFrameWithCursor',
           { ...compactTickOf(priceRowExample, 1043), cursor: 'mwysrltn-311' },
+        ),
+        heartbeat: streamMessage('heartbeat', 'Heartbeat: nothing else was sent for `?heartbeat=` seconds', 'HeartbeatFrame', {
+          type: 'heartbeat',
+          time: 1790000000000,
+        }),
+        heartbeatWithCursor: streamMessage(
+          'heartbeatWithCursor',
+          'Heartbeat with the cursor of the latest tick sent (opted in, and every event)',
+          'HeartbeatFrameWithCursor',
+          { type: 'heartbeat', time: 1790000000000, cursor: 'mwysrltn-340' },
         ),
         ack: streamMessage('ack', 'Acknowledgement of a filter change', 'AckFrame', { type: 'ack', for: 'subscribe', pairCount: 3 }),
         error: streamMessage('error', 'Refusal of a client message', 'ErrorFrame', {

@@ -35,6 +35,7 @@ import {
 } from './openapi-examples.ts'
 import { OnboardPending, OnboardRejection, OnboardRequest, OnboardResponse, OnboardingId, OnboardingState } from './onboarding.ts'
 import { ExecutedOrder, OrdersEnvelope, OrdersQuery } from './orders.ts'
+import { STREAM_RATES } from './stream.ts'
 import { ListedPair, PairsEnvelope, PairsQuery } from './pair-list.ts'
 import { PriceRow, PriceSnapshot, StatusRecord } from './price.ts'
 import { GraphNodeBadRequest, GraphqlAnswer, GraphqlErrors, GraphqlRequest, SUBGRAPH_DOOR_DEFAULTS } from './subgraph-door.ts'
@@ -276,7 +277,7 @@ export function buildOpenApiDocument(): oas31.OpenAPIObject {
         get: operation('openPriceStream', 'Stream', {
           summary: 'WebSocket stream of ticks (upgrade request), or the same as Server-Sent Events',
           description:
-            'Upgrade to a WebSocket. The server sends a `snapshot` frame, then `tick` frames; `gap` when ticks were dropped for this client; `ack` or `error` for each client message. With `Accept: text/event-stream` (no upgrade) the same frames come as Server-Sent Events (`snapshot`, `tick`, `gap`, `resumed`), each with its cursor as `id`; `Last-Event-ID` resumes. The frames, the loss contract, the filter rules and the limits are in the AsyncAPI document (`/v1/asyncapi.json`). Pings every 30 s (comments every 5 s for Server-Sent Events); shutdown closes with 1001 (ends the event stream).',
+            'Upgrade to a WebSocket. The server sends a `snapshot` frame, then `tick` frames; `gap` when ticks were dropped for this client; `ack` or `error` for each client message. With `Accept: text/event-stream` (no upgrade) the same frames come as Server-Sent Events (`snapshot`, `tick`, `gap`, `resumed`, `heartbeat`), each with its cursor as `id`; `Last-Event-ID` resumes. `?heartbeat=` asks for a `heartbeat` frame after that many seconds of silence; `?rate=fixed_rate@<n>ms` for the latest row of each changed pair once per window instead of every tick. The frames, the loss contract, the filter rules and the limits are in the AsyncAPI document (`/v1/asyncapi.json`). Pings every 30 s (comments every 5 s for Server-Sent Events); shutdown closes with 1001 (ends the event stream).',
           requestParams: {
             query: z.object({
               pairs: z.string().optional().meta({
@@ -300,6 +301,19 @@ export function buildOpenApiDocument(): oas31.OpenAPIObject {
                 description:
                   "What a recovered resume (`from`, `Last-Event-ID`) replays: `all` (the default) every tick after the cursor; `latest` each pair's latest tick, after one `gap` whose `dropped` counts the ticks folded",
               }),
+              heartbeat: z
+                .string()
+                .regex(/^[1-9][0-9]?$/)
+                .optional()
+                .meta({
+                  description:
+                    'Whole seconds from 1 to 60: after that long with nothing sent, a `heartbeat` frame (`{"type":"heartbeat","time":<ms>}`, with the latest `cursor` when frames carry cursors)',
+                  example: '5',
+                }),
+              rate: z.enum(STREAM_RATES).optional().meta({
+                description:
+                  '`real_time` (the default): every tick as it comes; `fixed_rate@<n>ms`: at the end of each window, the latest row of each pair that changed in it, as a `tick` frame whose seq jump is the ticks folded (not a loss)',
+              }),
             }),
             header: z.object({
               accept: z.string().optional().meta({ description: '`text/event-stream` for Server-Sent Events instead of an upgrade' }),
@@ -310,7 +324,7 @@ export function buildOpenApiDocument(): oas31.OpenAPIObject {
             101: { description: 'Switching Protocols: the stream is open', headers: COMMON_HEADERS },
             200: {
               description:
-                'Server-Sent Events (with `Accept: text/event-stream`): `event: <snapshot|tick|gap|resumed>`, `id: <cursor>`, `data: <the frame as JSON>`, and a comment every 5 s; the response ends at shutdown',
+                'Server-Sent Events (with `Accept: text/event-stream`): `event: <snapshot|tick|gap|resumed|heartbeat>`, `id: <cursor>`, `data: <the frame as JSON>`, and a comment every 5 s; the response ends at shutdown',
               headers: COMMON_HEADERS,
               content: {
                 'text/event-stream': {
@@ -320,7 +334,7 @@ export function buildOpenApiDocument(): oas31.OpenAPIObject {
               },
             },
             400: framework(
-              'Invalid `pairs` query, a malformed cursor (`from`, `Last-Event-ID`), an unknown `format` or `replay`, or a repeated parameter',
+              'Invalid query (`pairs`, an unknown `format`, `replay` or `rate`, a `heartbeat` out of range, a parameter given twice), or a malformed cursor (`from`, `Last-Event-ID`)',
               400,
               COMMON_HEADERS,
             ),

@@ -8,6 +8,12 @@ import { PriceRow } from './price.ts'
 export const STREAM_ERROR_CODES = ['malformed', 'unknown_type', 'invalid_pairs', 'no_filter', 'rate_limited'] as const
 export type StreamErrorCode = (typeof STREAM_ERROR_CODES)[number]
 
+/**
+ * `?rate=`: `real_time` (the default) sends every tick as it comes; `fixed_rate@<n>ms` sends, at the end of each
+ * n ms window, the latest row of each pair that changed in it.
+ */
+export const STREAM_RATES = ['real_time', 'fixed_rate@50ms', 'fixed_rate@200ms', 'fixed_rate@1000ms'] as const
+
 /** `<epoch>-<position>`: one tick of the deployment's numbering (docs/stream.md, the loss contract) */
 export const Cursor = z
   .string()
@@ -73,6 +79,16 @@ export const CompactTickFrame = z.strictObject({
   }),
 })
 export const CompactTickFrameWithCursor = CompactTickFrame.extend({ cursor: Cursor })
+
+/**
+ * `?heartbeat=<seconds>`: sent when nothing else was sent for that long; with the cursor of the latest tick sent
+ * when the connection carries cursors (and on every event stream).
+ */
+export const HeartbeatFrame = z.strictObject({
+  type: z.literal('heartbeat'),
+  time: z.number().int().meta({ description: 'When it was sent, in milliseconds since the epoch' }),
+})
+export const HeartbeatFrameWithCursor = HeartbeatFrame.extend({ cursor: Cursor })
 
 /** The first frame of a resume (`?from=`, `Last-Event-ID`): with the cursor when recovered, else a snapshot follows. */
 export const ResumedFrame = z.strictObject({

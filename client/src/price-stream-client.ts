@@ -16,6 +16,8 @@ export interface StreamSocket {
   addEventListener(type: 'open' | 'error', listener: () => void): void
   addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void
   addEventListener(type: 'close', listener: (event: { code: number }) => void): void
+  /** drops the connection without a closing handshake (the `ws` package has it; a browser's close() will do) */
+  terminate?(): void
 }
 
 /** An upgrade the server refused, when the platform lets the client see it (Node; not browsers). */
@@ -28,6 +30,11 @@ export type OpenSocket = (url: URL, onRefused: (refusal: Refusal) => void) => St
 
 const OPEN = 1
 const CLOSED = 3
+/** the code `disconnected` reports for a connection dropped as silent: abnormal closure, as for a lost connection */
+export const SILENT_CLOSE_CODE = 1006
+
+/** `?rate=`: every tick as it comes, or the latest row per pair once per window */
+export type StreamRate = 'real_time' | 'fixed_rate@50ms' | 'fixed_rate@200ms' | 'fixed_rate@1000ms'
 
 export interface PriceStreamClientOptions {
   /** the service's base URL, e.g. https://api.example.com; the stream is on the same host (ws or wss) */
@@ -59,6 +66,17 @@ export interface PriceStreamClientOptions {
    * the rows, so its events are the same. Default `full`.
    */
   format?: 'full' | 'compact'
+  /**
+   * Ask for a heartbeat after this many seconds (1 to 60) without a frame (`?heartbeat=`), and take a connection
+   * that has sent no frame for twice that as dead: it is dropped (`disconnected` with code 1006) and the client
+   * reconnects, resuming after its cursor, which heartbeats carry. Off by default.
+   */
+  heartbeatSeconds?: number
+  /**
+   * `?rate=` (default `real_time`). At a fixed rate each pair's row comes at most once per window, and a seq jump
+   * is the ticks folded into it, not a loss; gaps still announce losses.
+   */
+  rate?: StreamRate
 }
 
 export interface Loss {
@@ -80,6 +98,8 @@ export interface PriceStreamEvents {
    * false means the server no longer had them, and a `snapshot` follows
    */
   resumed: [info: { recovered: boolean; cursor: string }]
+  /** a heartbeat frame: nothing else was sent for the interval asked for; `time` is the server's clock */
+  heartbeat: [time: number]
   /** the connection closed; another attempt follows in `retryInMs` unless the client was closed */
   disconnected: [info: { code: number; retryInMs: number | undefined }]
   /** a refused upgrade that retrying cannot fix (400, 403), a failed recovery */
@@ -128,13 +148,33 @@ export class PriceStreamClient extends TypedEmitter<PriceStreamEvents> {
   /** with compact frames: each pair's static part, kept across reconnects for the ticks a resume replays */
   private readonly compactRows = new CompactRows()
   private closed = false
+  /** when the current connection was opened or last sent a frame, and the check that it is not silent */
+  private lastFrameAt = 0
+  private silenceCheck: ReturnType<typeof setInterval> | undefined
+  /** drops the current connection as silent */
+  private dropSilent: (() => void) | undefined
 
   constructor(private readonly options: PriceStreamClientOptions) {
     super()
     this.pairs = options.pairs && new Set(options.pairs)
   }
 
+  /** at a fixed rate, a seq jump is ticks folded into the row */
+  private get folds(): boolean {
+    return this.options.rate !== undefined && this.options.rate !== 'real_time'
+  }
+
   start(): this {
+    const seconds = this.options.heartbeatSeconds
+    if (seconds !== undefined) {
+      // one check a few times per interval: a connection silent for twice the interval is taken for dead
+      this.silenceCheck = setInterval(
+        () => {
+          if (this.socket && Date.now() - this.lastFrameAt > 2 * seconds * 1000) this.dropSilent?.()
+        },
+        (seconds * 1000) / 4,
+      )
+    }
     this.connect()
     return this
   }
@@ -164,6 +204,7 @@ export class PriceStreamClient extends TypedEmitter<PriceStreamEvents> {
 
   async close(): Promise<void> {
     this.closed = true
+    clearInterval(this.silenceCheck)
     clearTimeout(this.reconnectTimer)
     clearTimeout(this.recoveryCheck)
     const socket = this.socket
@@ -184,13 +225,27 @@ export class PriceStreamClient extends TypedEmitter<PriceStreamEvents> {
       if (this.lastCursor === undefined) url.searchParams.set('cursor', 'true')
       else url.searchParams.set('from', this.lastCursor)
     }
+    if (this.options.heartbeatSeconds !== undefined) url.searchParams.set('heartbeat', String(this.options.heartbeatSeconds))
+    if (this.options.rate !== undefined) url.searchParams.set('rate', this.options.rate)
     let refusal: Refusal | undefined
     const socket = (this.options.openSocket ?? platformSocket)(url, (refused) => (refusal = refused))
     this.socket = socket
+    this.lastFrameAt = Date.now()
 
-    socket.addEventListener('message', ({ data }) => this.receive(JSON.parse(String(data)) as ServerFrame))
+    socket.addEventListener('message', ({ data }) => {
+      if (this.socket !== socket) return
+      this.lastFrameAt = Date.now()
+      this.receive(JSON.parse(String(data)) as ServerFrame)
+    })
     socket.addEventListener('error', () => {}) // every failure also closes the socket, which decides what follows
-    socket.addEventListener('close', ({ code }) => {
+    socket.addEventListener('close', ({ code }) => closed(code))
+    // a silent connection is given up at once: its closing handshake could take as long as the peer is gone
+    this.dropSilent = () => {
+      closed(SILENT_CLOSE_CODE)
+      if (socket.terminate) socket.terminate()
+      else socket.close()
+    }
+    const closed = (code: number) => {
       if (this.socket !== socket) return
       this.socket = undefined
       for (const reply of this.replies.splice(0))
@@ -203,7 +258,7 @@ export class PriceStreamClient extends TypedEmitter<PriceStreamEvents> {
       this.reconnectNow = false
       this.emit('disconnected', { code, retryInMs })
       if (retryInMs !== undefined) this.reconnectTimer = setTimeout(() => this.connect(), retryInMs)
-    })
+    }
   }
 
   private nextDelay(retryAfterSeconds: number | undefined): number {
@@ -254,6 +309,9 @@ export class PriceStreamClient extends TypedEmitter<PriceStreamEvents> {
         this.emit('loss', { reason: 'gap', dropped: frame.dropped })
         this.recoveryCheck ??= setTimeout(() => this.checkRecovery(), this.options.recoveryDelayMs ?? 250)
         return
+      case 'heartbeat':
+        this.emit('heartbeat', frame.time)
+        return
       case 'ack':
         this.replies.shift()?.resolve(frame.pairCount)
         return
@@ -275,6 +333,8 @@ export class PriceStreamClient extends TypedEmitter<PriceStreamEvents> {
     const explained = Math.min(missed, this.announcedDrops)
     this.announcedDrops -= explained
     this.unexplainedSinceCheck = Math.max(0, this.unexplainedSinceCheck - explained)
+    // at a fixed rate, the rest of the jump is the ticks folded into this row
+    if (missed > explained && this.folds) return
     if (missed > explained) {
       this.emit('loss', { reason: 'seq_jump', dropped: missed - explained, pair })
       void this.recover()

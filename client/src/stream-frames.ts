@@ -33,6 +33,15 @@ export interface TickFrameWithCursor extends TickFrame {
 export interface GapFrameWithCursor extends GapFrame {
   cursor: string
 }
+/** Sent after `?heartbeat=<seconds>` of silence; with the cursor of the latest tick sent when the connection carries cursors. */
+export interface HeartbeatFrame {
+  type: 'heartbeat'
+  /** when it was sent, in milliseconds since the epoch */
+  time: number
+}
+export interface HeartbeatFrameWithCursor extends HeartbeatFrame {
+  cursor: string
+}
 /** The first frame of a resume: with `recovered: true` the ticks after `cursor` follow, else a snapshot. */
 export interface ResumedFrame {
   type: 'resumed'
@@ -91,6 +100,8 @@ export type ServerFrame =
   | GapFrame
   | GapFrameWithCursor
   | ResumedFrame
+  | HeartbeatFrame
+  | HeartbeatFrameWithCursor
   | AckFrame
   | ErrorFrame
   | CompactSnapshotFrame

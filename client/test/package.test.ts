@@ -25,6 +25,8 @@ const parity: [
   Same<frames.TickFrameWithCursor, z.infer<typeof schemas.TickFrameWithCursor>>,
   Same<frames.GapFrameWithCursor, z.infer<typeof schemas.GapFrameWithCursor>>,
   Same<frames.ResumedFrame, z.infer<typeof schemas.ResumedFrame>>,
+  Same<frames.HeartbeatFrame, z.infer<typeof schemas.HeartbeatFrame>>,
+  Same<frames.HeartbeatFrameWithCursor, z.infer<typeof schemas.HeartbeatFrameWithCursor>>,
   Same<frames.AckFrame, z.infer<typeof schemas.AckFrame>>,
   Same<frames.ErrorFrame, z.infer<typeof schemas.ErrorFrame>>,
   Same<frames.CompactSnapshotFrame, z.infer<typeof schemas.CompactSnapshotFrame>>,
@@ -36,7 +38,7 @@ const parity: [
   Same<frames.StreamCandle, z.infer<typeof schemas.StreamCandle>>,
   Same<frames.CandleSnapshotFrame, z.infer<typeof schemas.CandleSnapshotFrame>>,
   Same<frames.CandleFrame, z.infer<typeof schemas.CandleFrame>>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true]
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true]
 
 const run = promisify(execFile)
 const packageDirectory = fileURLToPath(new URL('..', import.meta.url))

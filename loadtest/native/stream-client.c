@@ -23,6 +23,9 @@
 // (10^15 or more) instead of a trailing "t" give full ticks their latency from there.
 // With --replay=latest a resume asks for each pair's latest tick only (&replay=latest): its gap counts the
 // ticks folded, and the seq jumps after it are those ticks.
+// --query=K=V&.. adds parameters to every connection's query, after its pairs (rate=fixed_rate@200ms,
+// heartbeat=5); with either format. At a fixed rate the seq jumps it counts are the ticks folded into a row, not
+// losses; heartbeat frames are counted as bytes only.
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -70,14 +73,14 @@ static struct {
   int ports[MAX_PORTS], port_count, first_port_share;
   struct in_addr sources[MAX_SOURCES];
   int source_count;
-  const char *pairs, *origin;
+  const char *pairs, *origin, *query;
   int all_pairs_share;
   enum reconnect reconnect;
   int resume;
   int compact;
   int replay_latest;
   unsigned seed;
-} opt = {.count = 100, .inflight = 200, .port_count = 0, .first_port_share = 100, .pairs = "all", .origin = "http://localhost", .seed = 1};
+} opt = {.count = 100, .inflight = 200, .port_count = 0, .first_port_share = 100, .pairs = "all", .origin = "http://localhost", .query = "", .seed = 1};
 
 static char *symbols[MAX_PAIRS];
 static size_t symbol_len[MAX_PAIRS];
@@ -123,8 +126,8 @@ static int symbol_index(const unsigned char *name, size_t len) {
   return -1;
 }
 
-/* The query of connection i: every pair, the list given, or k random pairs (a share take every pair). */
-static void choose_query(conn_t *c) {
+/* The pairs of connection i's query: every pair, the list given, or k random pairs (a share take every pair). */
+static void choose_pairs(conn_t *c) {
   c->query[0] = 0;
   c->pair_count = symbol_count;
   if (strncmp(opt.pairs, "rand:", 5) != 0) {
@@ -146,6 +149,14 @@ static void choose_query(conn_t *c) {
     taken[x] = 1;
     used += (size_t)snprintf(c->query + used, sizeof c->query - used, j ? ",%s" : "%s", symbols[x]);
   }
+}
+
+/* The query of connection i: its pairs, then the parameters every connection adds (--query, e.g. rate=...). */
+static void choose_query(conn_t *c) {
+  choose_pairs(c);
+  if (!opt.query[0]) return;
+  size_t used = strlen(c->query);
+  snprintf(c->query + used, sizeof c->query - used, "%s%s", used ? "&" : "?", opt.query);
 }
 
 static void start_connect(int i) {
@@ -494,6 +505,7 @@ int main(int argc, char **argv) {
     else if (!strncmp(argv[a], "--all-pairs-share=", 18)) opt.all_pairs_share = atoi(v);
     else if (!strncmp(argv[a], "--symbols=", 10)) parse_list(v, take_symbol);
     else if (!strncmp(argv[a], "--origin=", 9)) opt.origin = v;
+    else if (!strncmp(argv[a], "--query=", 8)) opt.query = v;
     else if (!strncmp(argv[a], "--quickack=", 11)) opt.quickack = atoi(v);
     else if (!strncmp(argv[a], "--inflight=", 11)) opt.inflight = atoi(v);
     else if (!strncmp(argv[a], "--seed=", 7)) opt.seed = (unsigned)strtoul(v, NULL, 10);
@@ -505,7 +517,7 @@ int main(int argc, char **argv) {
   }
   if (opt.port_count == 0 || opt.count <= 0) {
     fprintf(stderr, "usage: stream-client --n=N --ports=P[,P2] [--first-port-share=PCT] [--sources=A,B] [--pairs=all|rand:K|A,B]\n"
-                    "  [--all-pairs-share=PCT] [--symbols=A,B] [--origin=URL] [--inflight=N] [--reconnect=never|at-once|backoff] [--seed=S]\n"
+                    "  [--all-pairs-share=PCT] [--symbols=A,B] [--origin=URL] [--query=K=V&..] [--inflight=N] [--reconnect=never|at-once|backoff] [--seed=S]\n"
                     "  [--resume=0|1] [--format=full|compact] [--replay=all|latest]\n");
     return 2;
   }

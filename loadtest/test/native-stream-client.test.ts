@@ -104,6 +104,39 @@ t.test('compact frames: every tick arrives in seq order with its latency, as wit
   }
 })
 
+t.test(
+  'compact frames at a fixed rate (--query beside --format): rows arrive with their latency, their seq jumps the ticks folded',
+  async (t) => {
+    const edge = await startTestEdge({ bus, env: { RATE_LIMITS_ENABLED: 'false', STREAM_ALLOWED_ORIGINS: '*' } })
+    t.teardown(edge.stop)
+    const session = await NativeStreamSession.open({
+      target: edge.baseUrl,
+      clientBinary: binary,
+      groups: [20],
+      pairs: 'all',
+      query: 'rate=fixed_rate@1000ms',
+      nc,
+      namespace,
+      format: 'compact',
+      rows: 'in-row',
+    })
+    try {
+      // each pair ticks every 415 ms (200 ticks/s over 83 pairs): two or three ticks folded into each window's row
+      const result = await session.run({ ticksPerSecond: 200, warmupSeconds: 1, durationSeconds: 2, log: () => {} })
+      const totals = result.totals as Record<string, number>
+      t.match(totals, { connections: 20, failedConnections: 0, closes: 0, gaps: 0 }, 'nothing lost')
+      t.ok(totals.ticks! > 0, `rows delivered (${totals.ticks})`)
+      t.ok(totals.seqGaps! > 0, `seq jumps: the ticks folded (${totals.seqGaps})`)
+      t.ok(
+        result.latency.p50Ms > 0 && result.latency.p50Ms < 2000,
+        `latency from the stamp, a window's wait included (p50 ${result.latency.p50Ms} ms)`,
+      )
+    } finally {
+      await session.close()
+    }
+  },
+)
+
 /** An edge that admits 100 upgrades a second after a burst of 40, telling refused clients to retry within 3 s. */
 async function startPacedEdge(t: Test) {
   const edge = await startTestEdge({

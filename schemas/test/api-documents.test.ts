@@ -247,6 +247,8 @@ t.test('the AsyncAPI document is valid AsyncAPI 3.0 with no error or warning fro
       'filterChange',
       'gap',
       'gapWithCursor',
+      'heartbeat',
+      'heartbeatWithCursor',
       'resumed',
       'snapshot',
       'snapshotWithCursor',
@@ -256,7 +258,15 @@ t.test('the AsyncAPI document is valid AsyncAPI 3.0 with no error or warning fro
     ],
   )
   t.same(stream.bindings().get('ws')?.value().query.properties.pairs.type, 'string')
-  t.same(Object.keys(stream.bindings().get('ws')?.value().query.properties), ['pairs', 'cursor', 'from', 'format', 'replay'])
+  t.same(Object.keys(stream.bindings().get('ws')?.value().query.properties), [
+    'pairs',
+    'cursor',
+    'from',
+    'format',
+    'replay',
+    'heartbeat',
+    'rate',
+  ])
   t.equal(stream.bindings().get('http')?.value().method, 'GET', 'the Server-Sent Events binding')
   const candles = document!.channels().get('candleStream')!
   t.same(

@@ -76,10 +76,10 @@ export class CompactTicks {
   /** per pair, `changes` when its static part last changed (0: not since this edge started) */
   readonly changedAt = new Float64Array(PAIRS.length)
 
-  /** `malformed` hears of a row that is not a price row (its pair's previous parts stand in for it) */
+  /** `malformed` hears of a row that is not a price row (its pair's previous parts stand in for it), with the row */
   constructor(
     private readonly published: PublishedTicks,
-    private readonly malformed: (pairId: number, error: unknown) => void = () => {},
+    private readonly malformed: (pairId: number, error: unknown, row: Buffer) => void = () => {},
   ) {}
 
   /** A tick about to be delivered (published still holds the pair's previous row). */
@@ -114,7 +114,7 @@ export class CompactTicks {
   private partsOf(pairId: number, row: Buffer): RowParts {
     if (this.splitRows[pairId] !== row) {
       this.splitRows[pairId] = row
-      this.parts[pairId] = splitRowOr(row, this.parts[pairId], (error) => this.malformed(pairId, error))
+      this.parts[pairId] = splitRowOr(row, this.parts[pairId], (error) => this.malformed(pairId, error, row))
     }
     return this.parts[pairId]!
   }

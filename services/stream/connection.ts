@@ -2,6 +2,7 @@ import type { WebSocket } from 'uWebSockets.js'
 import type { MessageBudget } from './message-budget.ts'
 import type { Cursor } from './cursor.ts'
 import type { PairFilter } from './pair-filter.ts'
+import type { FixedRate } from './stream-rate.ts'
 
 /**
  * How ticks reach a connection:
@@ -27,6 +28,10 @@ export interface StreamConnection {
   readonly compact: boolean
   /** its resume sends each pair's latest tick only (`?replay=latest`) */
   readonly foldReplay: boolean
+  /** `?heartbeat=`: a heartbeat frame after this long with nothing sent */
+  readonly heartbeatMs: number | undefined
+  /** `?rate=` when not real time */
+  readonly rate: FixedRate | undefined
   mode: DeliveryMode
   /** while lagging: the published seq summed over the filter when it stopped receiving ticks */
   lagBaseline: number

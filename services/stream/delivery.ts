@@ -4,19 +4,11 @@ import type { CompactTicks } from './compact-frames.ts'
 import type { StreamConnection } from './connection.ts'
 import type { Arrival } from './fan-out.ts'
 import { gapFrame } from './frames.ts'
+import { heartbeatFrame } from './idle-heartbeat.ts'
 import { pairIdsOf, wantsPair, type PairFilter } from './pair-filter.ts'
 import type { PublishedTicks } from './published-ticks.ts'
-import {
-  everyPairTopic,
-  hasCursor,
-  pairTopic,
-  TickFrameVariants,
-  topicsOf,
-  VARIANTS,
-  variantOf,
-  type TickFrames,
-  type Variant,
-} from './tick-variants.ts'
+import type { StreamRate } from './stream-rate.ts'
+import { hasCursor, TickFrameVariants, VARIANTS, variantOf, VariantTopics, type TickFrames, type Variant } from './tick-variants.ts'
 
 /**
  * Every socket stays subscribed to this topic, which is never published to: uWebSockets.js frees a
@@ -28,7 +20,10 @@ const TOPIC_QUEUE_FRAMES = 32
 
 export interface DeliveryOptions {
   app: TemplatedApp
+  /** what this delivery's connections have been sent: fan-out's ticks, or a fixed rate's windows */
   published: PublishedTicks
+  /** the rate of this delivery's connections: its topics are its own, and its frames are counted by it */
+  rate: StreamRate
   /** above this many buffered bytes a connection's ticks are dropped */
   slowClientBytes: number
   /** the cursor of a position */
@@ -39,7 +34,7 @@ export interface DeliveryOptions {
    * short to gain from it.
    */
   compressTicks: boolean
-  /** the compact form of each tick, shared with the other deliveries */
+  /** the compact form of each tick this delivery's connections are sent, shared with the lane's event streams */
   compact: CompactTicks
   metrics: Metrics
 }
@@ -60,6 +55,9 @@ export interface DeliveryOptions {
  * full rows without the cursor (every connection's, as the spec has it), and as connections opted in, with
  * it, compact, or both. A compact connection that lagged is sent the static parts that changed meanwhile
  * before its ticks resume.
+ *
+ * There is one delivery per rate (rate-lanes.ts), each with topics of its own: real time's gets fan-out's
+ * ticks, a fixed rate's the rows of its windows, and `published` is what its connections have been sent.
  */
 export class Delivery {
   private readonly shared = new Set<StreamConnection>()
@@ -72,17 +70,20 @@ export class Delivery {
   private readonly inUse = [0, 0, 0, 0]
   private readonly frames: TickFrameVariants
   private readonly sentFrames
+  private readonly topics: VariantTopics
 
   constructor(private readonly options: DeliveryOptions) {
+    this.topics = new VariantTopics(options.rate)
     this.scanEveryBytes = Math.floor(options.slowClientBytes / 8)
     this.frames = new TickFrameVariants(options.compact, options.cursorOf)
     const frames = options.metrics.streamFrames
     this.sentFrames = {
-      snapshot: frames.labels('snapshot'),
-      tick: frames.labels('tick'),
-      gap: frames.labels('gap'),
-      reply: frames.labels('reply'),
-      static: frames.labels('static'),
+      snapshot: frames.labels('snapshot', options.rate),
+      tick: frames.labels('tick', options.rate),
+      gap: frames.labels('gap', options.rate),
+      reply: frames.labels('reply', options.rate),
+      static: frames.labels('static', options.rate),
+      heartbeat: frames.labels('heartbeat', options.rate),
     }
   }
 
@@ -148,8 +149,8 @@ export class Delivery {
     for (const variant of VARIANTS) {
       const frames = written[variant]
       if (!frames) continue
-      const topic = pairTopic(variant, tick.pairId)
-      const everyPair = everyPairTopic(variant)
+      const topic = this.topics.pair(variant, tick.pairId)
+      const everyPair = this.topics.everyPair(variant)
       if (droppedBefore > 0) this.publish(topic, this.gapFor(variant, droppedBefore), droppedBefore)
       if (gapToAll) this.publish(everyPair, this.gapFor(variant, droppedBefore), droppedBefore)
       if (frames.staticFrame) {
@@ -167,7 +168,7 @@ export class Delivery {
   /** One gap, for every shared connection that receives every pair, before a batch of conflated ticks. */
   announceConflation(dropped: number): void {
     for (const variant of VARIANTS)
-      if (this.inUse[variant]! > 0) this.publish(everyPairTopic(variant), this.gapFor(variant, dropped), dropped)
+      if (this.inUse[variant]! > 0) this.publish(this.topics.everyPair(variant), this.gapFor(variant, dropped), dropped)
   }
 
   /** A reply to a client message; a `gap` goes first if ticks were dropped since the last frame. */
@@ -185,6 +186,18 @@ export class Delivery {
     if (connection.mode === 'shared' && !this.hasHeadroom(connection)) this.toDirect(connection)
   }
 
+  /**
+   * A heartbeat frame (services/stream/idle-heartbeat.ts), with the cursor of the latest tick sent when the
+   * connection carries cursors; none for a lagging connection, which is not reading, nor past the limit.
+   */
+  heartbeat(connection: StreamConnection, time: number): void {
+    const socket = connection.socket!
+    if (connection.mode === 'lagging' || socket.getBufferedAmount() > this.options.slowClientBytes) return
+    const cursor = connection.withCursor ? this.options.cursorOf(this.options.published.position) : undefined
+    socket.send(heartbeatFrame(time, cursor))
+    this.sentFrames.heartbeat.inc()
+  }
+
   /** Applies an accepted filter change to the connection's delivery. */
   changeFilter(connection: StreamConnection, next: PairFilter): void {
     const previous = connection.filter
@@ -197,8 +210,8 @@ export class Delivery {
       }
     }
     if (connection.mode === 'shared') {
-      const before = topicsOf(previous, variantOf(connection))
-      const after = topicsOf(next, variantOf(connection))
+      const before = this.topics.of(previous, variantOf(connection))
+      const after = this.topics.of(next, variantOf(connection))
       for (const topic of after) if (!before.includes(topic)) connection.socket!.subscribe(topic)
       for (const topic of before) if (!after.includes(topic)) connection.socket!.unsubscribe(topic)
     } else if (connection.mode === 'lagging') {
@@ -299,14 +312,14 @@ export class Delivery {
   }
 
   private toShared(connection: StreamConnection): void {
-    for (const topic of topicsOf(connection.filter, variantOf(connection))) connection.socket!.subscribe(topic)
+    for (const topic of this.topics.of(connection.filter, variantOf(connection))) connection.socket!.subscribe(topic)
     this.direct.delete(connection)
     this.shared.add(connection)
     connection.mode = 'shared'
   }
 
   private toDirect(connection: StreamConnection): void {
-    for (const topic of topicsOf(connection.filter, variantOf(connection))) connection.socket!.unsubscribe(topic)
+    for (const topic of this.topics.of(connection.filter, variantOf(connection))) connection.socket!.unsubscribe(topic)
     this.shared.delete(connection)
     this.direct.add(connection)
     connection.mode = 'direct'

@@ -9,6 +9,7 @@ import type { RequestContext } from '../http/request-context.ts'
 import { writeBudgetHeaders } from '../http/response-writer.ts'
 import type { Cursor } from './cursor.ts'
 import type { SseConnection, SseDelivery } from './sse-delivery.ts'
+import type { FixedRate } from './stream-rate.ts'
 import { resumingQuery } from './stream-query.ts'
 import type { UpgradeAdmission } from './upgrade-admission.ts'
 import type { Admission, RejectionReason, UpgradeGate } from './upgrade-gate.ts'
@@ -27,7 +28,8 @@ export interface EventStreamChecks {
 
 export interface EventStreamRouteOptions extends EventStreamChecks {
   path: string
-  sse: SseDelivery
+  /** the event streams of a rate (undefined: real time) */
+  sseOf(rate: FixedRate | undefined): SseDelivery
   /** sends a new response its first events (snapshot, or resumed and the replay) and starts its ticks */
   begin(connection: SseConnection, after: Cursor | undefined): void
   opened(): void
@@ -58,12 +60,15 @@ export function eventStreamRoute(options: EventStreamRouteOptions): Route {
         context,
         { stream: 'the price stream', admit: (budgetKey) => options.gate.admit(budgetKey, query) },
         (res, admission, budgetKey) => {
-          const connection = options.sse.open(res, {
+          const { filter, heartbeatMs, rate } = admission
+          const connection = options.sseOf(rate).open(res, {
             requestId: context.requestId,
             budgetKey,
-            filter: admission.filter,
+            filter,
             compact: admission.compact === true,
             foldReplay: admission.foldReplay === true,
+            heartbeatMs,
+            rate,
           })
           options.begin(connection, admission.resumeAfter)
           options.opened()

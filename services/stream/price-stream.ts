@@ -10,21 +10,19 @@ import type { RateLimits } from '../http/rate-limits.ts'
 import type { UpgradeRoute } from '../http/upgrade-route.ts'
 import type { Materializer } from '../snapshot/materializer.ts'
 import { applyClientMessage, MAX_CLIENT_MESSAGE_BYTES, rejected } from './client-messages.ts'
-import { CompactTicks } from './compact-frames.ts'
 import { compressesTicks, compressOptions } from './compression.ts'
+import { connectionReplay } from './connection-replay.ts'
 import type { StreamConnection } from './connection.ts'
-import { Delivery } from './delivery.ts'
 import { formatCursor, type Cursor } from './cursor.ts'
-import type { PairFilter } from './pair-filter.ts'
 import { createFanOut, type Arrival, type FanOut } from './fan-out.ts'
-import { replyFrame, resumedFrame, TickFrameWriter } from './frames.ts'
+import { replyFrame, resumedFrame } from './frames.ts'
 import { startHeartbeat } from './heartbeat.ts'
+import { IdleHeartbeats } from './idle-heartbeat.ts'
 import { MessageBudget } from './message-budget.ts'
 import { PublishedTicks } from './published-ticks.ts'
-import { compactReplayFrames, fullReplayFrames } from './replay-frames.ts'
-import { CURSOR_AHEAD_WAIT_MS, replayLatest, replayTicks, resumeOutcome, type ReplayTarget } from './resume.ts'
-import { SnapshotCache } from './snapshot-cache.ts'
-import { SseDelivery, type SseConnection } from './sse-delivery.ts'
+import { StreamLanes, type Lane } from './rate-lanes.ts'
+import { CURSOR_AHEAD_WAIT_MS, resumeOutcome, type ReplayTarget } from './resume.ts'
+import type { SseConnection } from './sse-delivery.ts'
 import { eventStreamRoute } from './event-stream-route.ts'
 import { TickHistory } from './tick-history.ts'
 import { upgradeBudgetRefusal, type StreamAdmission } from './stream-admission.ts'
@@ -86,16 +84,26 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
     metrics.streamMalformedRows.inc()
     warnMalformed(String(pairId ?? 'replay'), { pairId, err: error })
   }
-  const compact = new CompactTicks(published, (pairId, error) => malformedRow(error, pairId))
-  const delivery = new Delivery({
+  // one lane per rate (`?rate=`), for WebSocket and Server-Sent Events alike
+  const lanes = new StreamLanes({
     app: server.app,
     published,
     slowClientBytes: config.STREAM_SLOW_CLIENT_BYTES,
     cursorOf,
     compressTicks,
-    compact,
+    malformedRow: (pairId, error) => malformedRow(error, pairId),
     metrics,
+    onAborted(connection) {
+      awaitingCursor.delete(connection)
+      eventHeartbeats.unwatch(connection)
+      gate.release(connection.budgetKey)
+      countConnections()
+    },
+    onWindowEnd() {
+      if (awaitingCursor.size > 0) startCaughtUp()
+    },
   })
+  const laneOf = (connection: { rate: StreamConnection['rate'] }): Lane => lanes.of(connection.rate)
   // until the retained ticks are in, ticks are recorded and kept only: no connection is open yet
   let fanOut: FanOut | undefined
   const follower = tickLog.follow((tick) => {
@@ -115,12 +123,12 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       const pairId = pairBySymbol(symbol)!.id
       if (published.rows[pairId] === undefined) published.record(pairId, Math.max(published.seq[pairId]!, seqs.get(symbol) ?? 0), row)
     }
+    lanes.start()
     fanOut = createFanOut({
       published,
       sliceMs: config.STREAM_FANOUT_SLICE_MS,
       deliver(tick, droppedBefore, conflated) {
-        delivery.deliverTick(tick, droppedBefore, conflated)
-        sse.deliverTick(tick, droppedBefore, conflated)
+        lanes.deliverTick(tick, droppedBefore, conflated)
       },
       sent(tick) {
         history.append(tick)
@@ -128,33 +136,37 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       },
       announceConflation(dropped) {
         metrics.streamConflatedTicks.inc(dropped)
-        delivery.announceConflation(dropped)
-        sse.announceConflation(dropped)
+        lanes.announceConflation(dropped)
       },
     })
   })
   const { gate, upgradeRate } = options.admission
   const messagesPerMinute = config.RATE_LIMITS_ENABLED ? config.STREAM_MESSAGES_PER_SOCKET_PER_MINUTE : Infinity
-  const snapshots = new SnapshotCache(published)
 
   // Snapshots go out just after the open callback rather than in it: inside it the socket is corked,
   // and uWS assembles a message larger than its 16 KB cork buffer in the socket's own send buffer, which
   // keeps that capacity for the connection's lifetime (some 30 KB per idle connection).
   const opening = new Set<StreamConnection>()
   // resumes from a cursor another edge had reached and this one has not yet
-  const awaitingCursor = new Map<object, { since: number; position: number; begin(outcome: 'recover' | 'refuse'): void }>()
-  /** Decides a resume after `after`; one this edge cannot decide yet waits until it reaches the cursor or may wait no longer. */
-  const whenResumable = (key: object, after: Cursor, begin: (outcome: 'recover' | 'refuse') => void) => {
-    const outcome = resumeOutcome(after, tickLog.epoch, published, history)
+  const awaitingCursor = new Map<
+    object,
+    { since: number; position: number; sent: PublishedTicks; begin(outcome: 'recover' | 'refuse'): void }
+  >()
+  /**
+   * Decides a resume after `after` for a connection whose lane has sent `sent`; one this edge cannot decide yet
+   * waits until the lane reaches the cursor or may wait no longer.
+   */
+  const whenResumable = (key: object, after: Cursor, sent: PublishedTicks, begin: (outcome: 'recover' | 'refuse') => void) => {
+    const outcome = resumeOutcome(after, tickLog.epoch, sent, history)
     if (outcome === 'recover') return begun(begin, 'recovered')
     if (outcome === 'refuse') return begun(begin, after.epoch === tickLog.epoch ? 'outside_window' : 'other_epoch')
-    awaitingCursor.set(key, { since: Date.now(), position: after.position, begin })
+    awaitingCursor.set(key, { since: Date.now(), position: after.position, sent, begin })
     setTimeout(startCaughtUp, CURSOR_AHEAD_WAIT_MS + 1).unref()
   }
   const startCaughtUp = () => {
     const now = Date.now()
     for (const [key, waiting] of awaitingCursor) {
-      const reached = published.position >= waiting.position
+      const reached = waiting.sent.position >= waiting.position
       if (!reached && now - waiting.since < CURSOR_AHEAD_WAIT_MS) continue
       awaitingCursor.delete(key)
       begun(waiting.begin, reached ? 'recovered' : 'edge_behind')
@@ -165,22 +177,37 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
     metrics.streamResumes.labels(how).inc()
     begin(how === 'recovered' ? 'recover' : 'refuse')
   }
-  const replayWriter = new TickFrameWriter()
-  /** Sends a recovered resume's replay in the connection's format; returns the ticks it did not send. */
-  const replay = (target: ReplayTarget, connection: { filter: PairFilter; compact: boolean; foldReplay: boolean }, after: Cursor) => {
-    const frames = connection.compact ? compactReplayFrames(history, after.position, malformedRow) : fullReplayFrames(replayWriter)
-    return (connection.foldReplay ? replayLatest : replayTicks)(target, history, after, connection.filter, frames, cursorOf)
-  }
+  // `?heartbeat=`: one sweep for each protocol over the connections that asked, none per tick
+  const socketHeartbeats = new IdleHeartbeats<StreamConnection>({
+    activity: (connection) => laneOf(connection).published.changesOver(connection.filter),
+    send: (connection, time) => laneOf(connection).delivery.heartbeat(connection, time),
+  })
+  const eventHeartbeats = new IdleHeartbeats<SseConnection>({
+    activity: (connection) => laneOf(connection).published.changesOver(connection.filter),
+    send: (connection, time) => laneOf(connection).sse.heartbeat(connection, time),
+  })
+
+  const replay = connectionReplay(history, cursorOf, malformedRow)
   const start = (connection: StreamConnection) => {
     opening.delete(connection)
+    const lane = laneOf(connection)
     const after = connection.resumeAfter
-    if (after === undefined) return delivery.add(connection, snapshotFor(connection))
-    whenResumable(connection, after, (outcome) => {
+    /** its first frames are out and its ticks started: heartbeats too, if it asked */
+    const started = () => {
+      if (connection.heartbeatMs !== undefined) socketHeartbeats.watch(connection, connection.heartbeatMs)
+      countConnections()
+    }
+    const snapshot = () => {
+      lane.delivery.add(connection, snapshotFor(connection, lane))
+      started()
+    }
+    if (after === undefined) return snapshot()
+    whenResumable(connection, after, lane.published, (outcome) => {
       const socket = connection.socket
       if (!socket) return
       if (outcome === 'refuse') {
         socket.send(resumedFrame(undefined))
-        return delivery.add(connection, snapshotFor(connection))
+        return snapshot()
       }
       socket.cork(() => {
         socket.send(resumedFrame(cursorOf(after.position)))
@@ -188,36 +215,33 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
         const target: ReplayTarget = {
           send: (_type, _cursor, frame) => socket.getBufferedAmount() <= limit && (socket.send(frame, false, compressTicks), true),
         }
-        delivery.start(connection, replay(target, connection, after))
+        lane.delivery.start(connection, replay(target, connection, after, lane.published.position))
+        started()
       })
     })
   }
-  const snapshotFor = (connection: StreamConnection) =>
+  const snapshotFor = (connection: StreamConnection, lane: Lane) =>
     connection.withCursor
-      ? snapshots.withCursor(connection.filter, cursorOf, connection.compact).frame
-      : snapshots.frameFor(connection.filter, connection.compact)
+      ? lane.snapshots.withCursor(connection.filter, cursorOf, connection.compact).frame
+      : lane.snapshots.frameFor(connection.filter, connection.compact)
 
   // Server-Sent Events: the same frames as events, from the same ticks, under the same ceilings
-  const sse = new SseDelivery({
-    published,
-    slowClientBytes: config.STREAM_SLOW_CLIENT_BYTES,
-    cursorOf,
-    compact,
-    metrics,
-    onAborted(connection) {
-      awaitingCursor.delete(connection)
-      gate.release(connection.budgetKey)
-      countConnections()
-    },
-  })
   const beginEvents = (connection: SseConnection, after: Cursor | undefined) => {
+    const lane = laneOf(connection)
+    const { sse } = lane
+    /** its first events are out: ticks from now on (`missed` as `SseDelivery.start` has it), and heartbeats if it asked */
+    const live = (missed: number) => {
+      sse.start(connection, missed)
+      if (connection.heartbeatMs !== undefined) eventHeartbeats.watch(connection, connection.heartbeatMs)
+      countConnections()
+    }
     const snapshot = () => {
-      const { frame, cursor } = snapshots.withCursor(connection.filter, cursorOf, connection.compact)
+      const { frame, cursor } = lane.snapshots.withCursor(connection.filter, cursorOf, connection.compact)
       sse.send(connection, 'snapshot', cursor, frame)
-      sse.start(connection, 0)
+      live(0)
     }
     if (after === undefined) return snapshot()
-    whenResumable(connection, after, (outcome) => {
+    whenResumable(connection, after, lane.published, (outcome) => {
       if (!connection.open) return
       if (outcome === 'refuse') {
         sse.send(connection, 'resumed', undefined, resumedFrame(undefined))
@@ -226,13 +250,25 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       const cursor = cursorOf(after.position)
       sse.send(connection, 'resumed', cursor, resumedFrame(cursor))
       const target: ReplayTarget = { send: (type, at, frame) => sse.send(connection, type, at, frame) }
-      sse.start(connection, replay(target, connection, after))
+      live(replay(target, connection, after, lane.published.position))
     })
   }
   const startOpening = () => {
     for (const connection of opening) start(connection)
   }
-  const countConnections = () => metrics.streamConnections.set(opening.size + delivery.size + sse.size)
+  const countConnections = () => {
+    let open = opening.size
+    for (const lane of lanes.all()) {
+      const size = lane.delivery.size + lane.sse.size
+      metrics.streamRateConnections.labels(lane.rate).set(size)
+      open += size
+    }
+    metrics.streamConnections.set(open)
+    metrics.streamHeartbeatConnections.set(socketHeartbeats.size + eventHeartbeats.size)
+  }
+  const everySocket = function* () {
+    for (const lane of lanes.all()) yield* lane.delivery.connections()
+  }
 
   const refused = (reason: RejectionReason | 'admission_rate', ip: string) => {
     metrics.streamRejectedUpgrades.labels(reason).inc()
@@ -267,6 +303,8 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
         resumeAfter: admission.resumeAfter,
         compact: admission.compact === true,
         foldReplay: admission.foldReplay === true,
+        heartbeatMs: admission.heartbeatMs,
+        rate: admission.rate,
         mode: 'shared',
         lagBaseline: 0,
         staticsAfter: 0,
@@ -318,8 +356,10 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
           retryInSeconds > 0
             ? rejected('rate_limited', `more than ${messagesPerMinute} messages in a minute: retry in ${retryInSeconds} seconds`)
             : applyClientMessage(connection.filter, isBinary ? undefined : message)
+        const { delivery } = laneOf(connection)
         if (outcome.accepted) delivery.changeFilter(connection, outcome.filter)
         delivery.reply(connection, replyFrame(outcome.reply))
+        socketHeartbeats.sent(connection)
       } catch (error) {
         log.error({ err: error, requestId: connection.requestId }, 'stream message failed')
         if (connection.socket) socket.end(1011, 'unexpected error')
@@ -327,7 +367,8 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
     },
 
     drain(socket) {
-      delivery.drained(socket.getUserData())
+      const connection = socket.getUserData()
+      laneOf(connection).delivery.drained(connection)
     },
 
     pong(socket) {
@@ -338,7 +379,8 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       const connection = socket.getUserData()
       opening.delete(connection)
       awaitingCursor.delete(connection)
-      delivery.remove(connection)
+      laneOf(connection).delivery.remove(connection)
+      socketHeartbeats.unwatch(connection)
       connection.socket = undefined
       gate.release(connection.budgetKey)
       countConnections()
@@ -346,12 +388,15 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
     },
   })
 
-  const sampleBuffers = setInterval(() => metrics.streamBufferedBytes.set(delivery.bufferedBytes()), 1000)
+  const sampleBuffers = setInterval(
+    () => metrics.streamBufferedBytes.set(lanes.all().reduce((bytes, lane) => bytes + lane.delivery.bufferedBytes(), 0)),
+    1000,
+  )
   sampleBuffers.unref()
 
   const heartbeat = startHeartbeat({
     intervalMs: config.STREAM_PING_INTERVAL_MS,
-    connections: () => delivery.connections(),
+    connections: everySocket,
     onTerminate(connection) {
       metrics.streamHeartbeatTerminations.inc()
       log.debug({ requestId: connection.requestId }, 'stream connection terminated: no pong since the previous ping')
@@ -367,7 +412,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
         rateLimits: options.rateLimits,
         allowedOrigins: options.allowedOrigins,
         budgetRefusal: (decision) => upgradeBudgetRefusal(decision, true),
-        sse,
+        sseOf: (rate) => lanes.of(rate).sse,
         begin: beginEvents,
         refused,
         opened: countConnections,
@@ -379,13 +424,16 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       gate.close()
       follower.stop()
       fanOut?.stop()
+      lanes.stop()
       heartbeat.stop()
+      socketHeartbeats.stop()
+      eventHeartbeats.stop()
       clearInterval(sampleBuffers)
-      const drained = await untilDrained([...delivery.connections()], config.STREAM_DRAIN_TIMEOUT_MS)
-      const connections = [...opening, ...delivery.connections()]
+      const drained = await untilDrained([...everySocket()], config.STREAM_DRAIN_TIMEOUT_MS)
+      const connections = [...opening, ...everySocket()]
       for (const connection of connections) connection.socket?.end(1001, 'going away')
       for (const connection of awaitingCursor.keys()) (connection as Partial<StreamConnection>).socket?.end(1001, 'going away')
-      const eventStreams = sse.endAll()
+      const eventStreams = lanes.all().reduce((ended, lane) => ended + lane.sse.endAll(), 0)
       log.info({ connections: connections.length, eventStreams, drained }, 'price stream closed')
     },
   }

@@ -32,7 +32,11 @@ export interface ReplayTarget {
   send(type: 'tick' | 't' | 'static' | 'gap', cursor: string | undefined, frame: Buffer | string): boolean
 }
 
-/** A replay: sends what a resume after `after` gets, returns how many ticks it did not send (the connection's first gap counts them). */
+/**
+ * A replay: sends what a resume after `after` gets from the retained ticks up to the position `through` (where
+ * the connection's live frames go on: a fixed rate's last window), returns how many ticks it did not send (the
+ * connection's first gap counts them).
+ */
 export type Replay = (
   target: ReplayTarget,
   history: TickHistory,
@@ -40,6 +44,7 @@ export type Replay = (
   filter: PairFilter,
   frames: ReplayFrames,
   cursorOf: (position: number) => string,
+  through?: number,
 ) => number
 
 /**
@@ -47,10 +52,10 @@ export type Replay = (
  * edge missed: between two of them, or between a pair's first one and its tick before the cursor (which the
  * client had). Stops at the slow-client limit like live delivery.
  */
-export const replayTicks: Replay = (target, history, after, filter, frames, cursorOf) => {
+export const replayTicks: Replay = (target, history, after, filter, frames, cursorOf, through) => {
   const replayed = new Map<number, number>()
   let lastPosition = after.position
-  return history.replayAfter(after.position, filter, (tick) => {
+  const visit = (tick: ReplayedTick) => {
     const previous = replayed.get(tick.pairId) ?? tick.previousSeq
     if (previous > 0 && tick.seq - previous > 1) {
       const cursor = cursorOf(lastPosition)
@@ -60,7 +65,8 @@ export const replayTicks: Replay = (target, history, after, filter, frames, curs
     replayed.set(tick.pairId, tick.seq)
     lastPosition = tick.position
     return true
-  })
+  }
+  return history.replayAfter(after.position, filter, visit, through)
 }
 
 /**
@@ -69,15 +75,20 @@ export const replayTicks: Replay = (target, history, after, filter, frames, curs
  * this edge missed included: each pair's seq then jumps by the ticks folded plus one, and the jumps add up
  * to the gap. It costs at most one tick per pair, however long the client was away.
  */
-export const replayLatest: Replay = (target, history, after, filter, frames, cursorOf) => {
+export const replayLatest: Replay = (target, history, after, filter, frames, cursorOf, through) => {
   // per pair: the seq the client had (as replayTicks counts it) and the latest tick
   const before = new Map<number, number>()
   const latest = new Map<number, ReplayedTick>()
-  history.replayAfter(after.position, filter, (tick) => {
-    if (!before.has(tick.pairId)) before.set(tick.pairId, tick.previousSeq > 0 ? tick.previousSeq : tick.seq - 1)
-    latest.set(tick.pairId, tick)
-    return true
-  })
+  history.replayAfter(
+    after.position,
+    filter,
+    (tick) => {
+      if (!before.has(tick.pairId)) before.set(tick.pairId, tick.previousSeq > 0 ? tick.previousSeq : tick.seq - 1)
+      latest.set(tick.pairId, tick)
+      return true
+    },
+    through,
+  )
   const ticks = [...latest.values()].sort((a, b) => a.position - b.position)
   let folded = 0
   for (const tick of ticks) folded += tick.seq - before.get(tick.pairId)! - 1

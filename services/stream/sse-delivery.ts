@@ -3,15 +3,17 @@ import type { Metrics } from '../../kit/metrics.ts'
 import { compactTickFrame, type CompactTicks } from './compact-frames.ts'
 import type { Arrival } from './fan-out.ts'
 import { gapFrame, TickFrameWriter } from './frames.ts'
+import { heartbeatFrame } from './idle-heartbeat.ts'
 import { pairIdsOf, wantsPair, type PairFilter } from './pair-filter.ts'
 import type { PublishedTicks } from './published-ticks.ts'
 import { endResponse, HEARTBEAT_COMMENT, sseEvent, startSseHeartbeat, writeChunk, type SseResponse } from './sse-response.ts'
+import type { FixedRate, StreamRate } from './stream-rate.ts'
 
 /**
  * The events of the stream over Server-Sent Events, named by frame type: each WebSocket frame (with its cursor)
  * as `data`, the cursor as `id` (a static part has none). `t` and `static` are compact frames.
  */
-export type EventType = 'snapshot' | 'tick' | 'gap' | 'resumed' | 't' | 'static'
+export type EventType = 'snapshot' | 'tick' | 'gap' | 'resumed' | 'heartbeat' | 't' | 'static'
 
 /** One Server-Sent Events response of the stream. */
 export interface SseConnection extends SseResponse {
@@ -24,6 +26,10 @@ export interface SseConnection extends SseResponse {
   readonly foldReplay: boolean
   /** while lagging, compact: it holds the static parts changed up to this change number (CompactTicks.changes) */
   staticsAfter: number
+  /** `?heartbeat=`: a heartbeat event after this long with nothing sent */
+  readonly heartbeatMs: number | undefined
+  /** `?rate=` when not real time */
+  readonly rate: FixedRate | undefined
   /** set once its first events are out and it receives ticks */
   live: boolean
   /** above the slow-client limit: no ticks until uWS reports it writable again */
@@ -34,9 +40,11 @@ export interface SseConnection extends SseResponse {
 
 export interface SseDeliveryOptions {
   published: PublishedTicks
+  /** the rate of these responses, which their heartbeat frames are counted by */
+  rate: StreamRate
   slowClientBytes: number
   cursorOf(position: number): string
-  /** the compact form of each tick, shared with the other deliveries */
+  /** the compact form of each tick these responses are sent, shared with the lane's WebSocket delivery */
   compact: CompactTicks
   metrics: Metrics
   /** the client went away (not called for responses ended by `endAll`) */
@@ -54,10 +62,10 @@ export class SseDelivery {
   /** of them, the ones of compact frames, live or not: while any is open every tick is split, so that static changes are counted */
   private compactConnections = 0
   private readonly frames = new TickFrameWriter()
-  private readonly heartbeat: NodeJS.Timeout
+  private readonly keepAlive: NodeJS.Timeout
 
   constructor(private readonly options: SseDeliveryOptions) {
-    this.heartbeat = startSseHeartbeat(() => [...this.connections].filter((connection) => connection.live && !connection.lagging))
+    this.keepAlive = startSseHeartbeat(() => [...this.connections].filter((connection) => connection.live && !connection.lagging))
   }
 
   get size(): number {
@@ -65,7 +73,10 @@ export class SseDelivery {
   }
 
   /** Takes over a response whose head has been written (in its cork). */
-  open(res: HttpResponse, fields: Pick<SseConnection, 'requestId' | 'budgetKey' | 'filter' | 'compact' | 'foldReplay'>): SseConnection {
+  open(
+    res: HttpResponse,
+    fields: Pick<SseConnection, 'requestId' | 'budgetKey' | 'filter' | 'compact' | 'foldReplay' | 'heartbeatMs' | 'rate'>,
+  ): SseConnection {
     const connection: SseConnection = { res, ...fields, staticsAfter: 0, live: false, lagging: false, lagBaseline: 0, held: 0, open: true }
     this.connections.add(connection)
     if (connection.compact) this.compactConnections++
@@ -123,6 +134,14 @@ export class SseDelivery {
     }
   }
 
+  /** A heartbeat event (services/stream/idle-heartbeat.ts) with the cursor of the latest tick sent; none while lagging. */
+  heartbeat(connection: SseConnection, time: number): void {
+    if (!connection.live || connection.lagging) return
+    const cursor = this.options.cursorOf(this.options.published.position)
+    if (this.send(connection, 'heartbeat', cursor, heartbeatFrame(time, cursor)))
+      this.options.metrics.streamFrames.labels('heartbeat', this.options.rate).inc()
+  }
+
   /** A gap for the responses that receive every pair, before a batch of conflated ticks. */
   announceConflation(dropped: number): void {
     if (this.connections.size === 0) return
@@ -133,7 +152,7 @@ export class SseDelivery {
 
   /** Ends every response (shutdown): an EventSource comes back with its Last-Event-ID. */
   endAll(): number {
-    clearInterval(this.heartbeat)
+    clearInterval(this.keepAlive)
     const ended = this.connections.size
     for (const connection of this.connections) endResponse(connection)
     this.connections.clear()

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { pairByName } from '../../schemas/pairs.ts'
 import { parseCursor, type Cursor } from './cursor.ts'
 import type { PairFilter } from './pair-filter.ts'
+import { STREAM_RATES, type FixedRate } from './stream-rate.ts'
 
 /** `pairs`: comma-separated symbols or legacy spellings, each listed. */
 export const PairList = z
@@ -21,12 +22,20 @@ const CursorParam = z.string().transform((text, context) => {
   return cursor ?? z.NEVER
 })
 
+/** Whole seconds from 1 to 60, written plainly (no sign, leading zero, exponent or fraction). */
+const HeartbeatSeconds = z
+  .string()
+  .regex(/^[1-9][0-9]?$/, { error: 'a whole number of seconds from 1 to 60' })
+  .transform(Number)
+  .refine((seconds) => seconds <= 60, { error: 'a whole number of seconds from 1 to 60' })
+
 /**
  * The query of `/v1/prices/stream`: `pairs` (comma-separated symbols or legacy spellings) or nothing; `cursor`
  * (`true`: frames carry their cursor) and `from` (a cursor to resume after; frames then carry theirs);
- * `format` (`compact`: ticks without the row's static part, see compact-frames.ts) and `replay` (`latest`: a
- * resume sends each pair's latest tick instead of every one); anything else is refused. The filter holds
- * pair ids, so two spellings of one asset count once.
+ * `format` (`compact`: ticks without the row's static part, see compact-frames.ts), `replay` (`latest`: a
+ * resume sends each pair's latest tick instead of every one), `heartbeat` (seconds of silence after which a
+ * `heartbeat` frame is sent) and `rate` (services/stream/stream-rate.ts); anything else, or any of them twice,
+ * is refused. The filter holds pair ids, so two spellings of one asset count once.
  */
 const StreamQuery = z.strictObject({
   pairs: PairList.optional(),
@@ -34,6 +43,8 @@ const StreamQuery = z.strictObject({
   from: CursorParam.optional(),
   format: z.enum(['full', 'compact']).optional(),
   replay: z.enum(['all', 'latest']).optional(),
+  heartbeat: HeartbeatSeconds.optional(),
+  rate: z.string().pipe(z.enum(STREAM_RATES)).optional(),
 })
 
 export type StreamQueryResult = ({ ok: true; filter: PairFilter } & StreamOptIns) | { ok: false; issues: z.core.$ZodIssue[] }
@@ -48,6 +59,10 @@ export interface StreamOptIns {
   compact?: true
   /** a resume sends each pair's latest tick after the cursor, with a gap for the ones folded (`?replay=latest`) */
   foldReplay?: true
+  /** after this long with nothing sent to it, it gets a `heartbeat` frame */
+  heartbeatMs?: number
+  /** it receives the latest row per pair once per window of this rate (absent: real_time) */
+  rate?: FixedRate
 }
 
 /** The query with the resume point of an EventSource that reconnects (`Last-Event-ID`), unless `from` names one. */
@@ -64,7 +79,7 @@ export function parseStreamQuery(query: string): StreamQueryResult {
   if (listed) return { ok: true, filter: listed }
   const parsed = StreamQuery.safeParse(queryRecord(query))
   if (!parsed.success) return { ok: false, issues: parsed.error.issues }
-  const { pairs: symbols, cursor, from, format, replay } = parsed.data
+  const { pairs: symbols, cursor, from, format, replay, heartbeat, rate } = parsed.data
   return {
     ok: true,
     filter: symbols === undefined ? null : new Set(symbols.map((name) => pairByName(name)!.id)),
@@ -72,6 +87,8 @@ export function parseStreamQuery(query: string): StreamQueryResult {
     ...(from !== undefined && { resumeAfter: from }),
     ...(format === 'compact' && { compact: true }),
     ...(replay === 'latest' && { foldReplay: true }),
+    ...(heartbeat !== undefined && { heartbeatMs: heartbeat * 1000 }),
+    ...(rate !== undefined && rate !== 'real_time' && { rate }),
   }
 }
 

@@ -77,13 +77,17 @@ export class TickHistory {
     return this.floor === undefined ? position === 0 : position >= this.floor
   }
 
-  /** The retained ticks after `position` of the filter's pairs, oldest first, while `visit` returns true; returns how many were left. */
-  replayAfter(position: number, filter: PairFilter, visit: (tick: ReplayedTick) => boolean): number {
+  /**
+   * The retained ticks after `position` and up to `through` of the filter's pairs, oldest first, while `visit`
+   * returns true; returns how many were left.
+   */
+  replayAfter(position: number, filter: PairFilter, visit: (tick: ReplayedTick) => boolean, through = Infinity): number {
     let index = this.firstAfter(position)
     let left = 0
     let visiting = true
     for (; index < this.count; index++) {
       const slot = (this.head + index) % this.capacity
+      if (this.positions[slot]! > through) break
       const pairId = this.pairIds[slot]!
       if (filter !== null && !filter.has(pairId)) continue
       if (visiting) {

@@ -3,6 +3,7 @@ import { compactTickFrame, type CompactTicks } from './compact-frames.ts'
 import type { Arrival } from './fan-out.ts'
 import { TickFrameWriter } from './frames.ts'
 import type { PairFilter } from './pair-filter.ts'
+import type { StreamRate } from './stream-rate.ts'
 
 /**
  * The kinds of tick frame a connection can receive: full rows (the spec's) or compact, each without or with
@@ -18,16 +19,37 @@ export const variantOf = (connection: { compact: boolean; withCursor: boolean })
 export const hasCursor = (variant: Variant): boolean => variant % 2 === 1
 export const isCompact = (variant: Variant): boolean => variant >= 2
 
-const EVERY_PAIR_TOPICS = ['ticks', 'cursor-ticks', 'compact', 'compact-cursor']
-const PAIR_TOPICS = EVERY_PAIR_TOPICS.map((prefix) => PAIRS.map((pair) => `${prefix}:${pair.symbol}`))
+const KIND_TOPICS = ['ticks', 'cursor-ticks', 'compact', 'compact-cursor']
 
-export const everyPairTopic = (variant: Variant): string => EVERY_PAIR_TOPICS[variant]!
-export const pairTopic = (variant: Variant, pairId: number): string => PAIR_TOPICS[variant]![pairId]!
+/**
+ * The topics of one delivery, per kind: one for the connections that receive every pair (`ticks`,
+ * `cursor-ticks`, `compact`, `compact-cursor`) and one per pair (`ticks:BTC-USD`, ...). Real time has them as
+ * they are; a fixed rate's delivery has its own behind a prefix (`fixed_rate@200ms/compact:BTC-USD`). Built
+ * once per delivery.
+ */
+export class VariantTopics {
+  private readonly everyPairTopics: string[]
+  private readonly pairTopics: string[][]
 
-/** The topics of a connection's filter and kind. */
-export function topicsOf(filter: PairFilter, variant: Variant): string[] {
-  if (filter === null) return [everyPairTopic(variant)]
-  return [...filter].map((pairId) => pairTopic(variant, pairId))
+  constructor(rate: StreamRate) {
+    const prefix = rate === 'real_time' ? '' : `${rate}/`
+    this.everyPairTopics = KIND_TOPICS.map((kind) => `${prefix}${kind}`)
+    this.pairTopics = this.everyPairTopics.map((topic) => PAIRS.map((pair) => `${topic}:${pair.symbol}`))
+  }
+
+  everyPair(variant: Variant): string {
+    return this.everyPairTopics[variant]!
+  }
+
+  pair(variant: Variant, pairId: number): string {
+    return this.pairTopics[variant]![pairId]!
+  }
+
+  /** The topics of a connection's filter and kind. */
+  of(filter: PairFilter, variant: Variant): string[] {
+    if (filter === null) return [this.everyPair(variant)]
+    return [...filter].map((pairId) => this.pair(variant, pairId))
+  }
 }
 
 /** A tick's frames for one kind: the tick, after a static frame when a compact connection must get one first. */

@@ -5,16 +5,21 @@
 // documented bound (waitFor's `bound`) is listed with it and never marked. `--markdown` prints a table.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
+import { parseCommandLine } from '../../kit/command-line.ts'
 import type { WaitFigure } from '../support/wait-figures.ts'
 
 const MIN_MARGIN = 3
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { markdown: { type: 'boolean', default: false } } })
-if (positionals.length === 0) {
-  console.error('usage: npm run test:waits -- [--markdown] <folder> ...   (folders a run wrote with TEST_WAIT_FIGURES=<folder>)')
-  process.exit(2)
-}
+const command = parseCommandLine({
+  usage: 'npm run test:waits -- [--markdown] <folder> ...',
+  summary:
+    'The waits of the test runs whose figures were kept (folders a run wrote with TEST_WAIT_FIGURES=<folder>):\n' +
+    'per test file and wait, its deadline, the slowest time seen and the margin; exits 1 while a margin is below 3.',
+  options: { markdown: { type: 'boolean', default: false, description: 'print a Markdown table' } },
+  maxPositionals: Infinity,
+})
+const { values, positionals } = command
+if (positionals.length === 0) command.refuse('name at least one folder of wait figures')
 
 interface Wait {
   file: string

@@ -5,6 +5,7 @@
 import t from 'tap'
 import { pairBySymbol } from '../../../schemas/pairs.ts'
 import type { PriceRow } from '../../../schemas/price.ts'
+import { fullRows, rebuiltRows } from '../../../test/support/compact-rows.ts'
 import { startTestEdge } from '../../../test/support/edge-harness.ts'
 import { priceRow, rowBytes } from '../../../test/support/price-rows.ts'
 import { rawUpgrade } from '../../../test/support/raw-ws.ts'
@@ -16,34 +17,7 @@ import {
   RESUME_FILTER,
   roundRobinPublisher,
   untilTicks,
-  type RawFrame,
 } from '../../../test/support/resume-clients.ts'
-
-/** The rows a compact connection's frames stand for, rebuilt as the spec's row (its key order included). */
-function rebuiltRows(frames: readonly RawFrame[]): Array<{ seq: number; cursor: string | undefined; row: string }> {
-  const statics = new Map<number, Record<string, unknown>>()
-  const rows: Array<{ seq: number; cursor: string | undefined; row: string }> = []
-  for (const { json } of frames) {
-    if (json.type === 'snapshot') json.data.forEach((row: PriceRow, index: number) => statics.set(json.ids[index], row))
-    if (json.type === 'static') statics.set(json.p, json.data)
-    if (json.type !== 't') continue
-    const { feed_id, pair, from, to, schedule } = statics.get(json.p) as PriceRow
-    const [bid, mid, ask, flags, secondsToToggleIsDayTradingClosed, timestampSeconds] = json.d as number[]
-    const row = {
-      ...{ feed_id, pair, from, to, bid, mid, ask },
-      ...{ isMarketOpen: (flags! & 1) === 1, isDayTradingClosed: (flags! & 2) === 2, secondsToToggleIsDayTradingClosed, timestampSeconds },
-      schedule,
-    }
-    rows.push({ seq: json.seq, cursor: json.cursor, row: JSON.stringify(row) })
-  }
-  return rows
-}
-
-/** The same, from a full connection's tick frames: the row's text as sent. */
-const fullRows = (frames: readonly RawFrame[]) =>
-  frames
-    .filter((frame) => frame.json.type === 'tick')
-    .map(({ json }) => ({ seq: json.seq, cursor: json.cursor, row: JSON.stringify(json.data) }))
 
 t.test('compact ticks stand for the very rows, seq and cursors a full connection gets, in at most 100 bytes', async (t) => {
   const edge = await startTestEdge({ env: NO_CONFLATION })
@@ -107,22 +81,28 @@ t.test('a static part comes before the first tick of a pair the snapshot had no 
   t.same(rebuiltRows(compact.frames.items), fullRows(full.frames.items), 'the rows, rebuilt')
 })
 
-t.test('a row on the bus that is not a price row: compact connections get the pair’s previous values, counted', async (t) => {
+t.test('a row on the bus that is not a price row: compact connections get the pair’s previous values, counted once', async (t) => {
   const edge = await startTestEdge({ env: NO_CONFLATION })
   t.teardown(edge.stop)
   const compact = await openRawFrames(`${edge.streamUrl}?pairs=BTC-USD&format=compact`)
-  t.teardown(() => compact.socket.terminate())
-  await compact.frames.waitFor((frame) => frame.json.type === 'snapshot', 'snapshot')
-  edge.bus.publishTick('BTC-USD', rowBytes(priceRow('BTC-USD', { mid: 100 })))
-  edge.bus.publishTick('BTC-USD', Buffer.from('not a row'))
-  edge.bus.publishTick('BTC-USD', rowBytes(priceRow('BTC-USD', { mid: 102 })))
-  await untilTicks(compact.frames, 3)
-  const ticks = compact.frames.items.filter(isTickFrame).map(({ json }) => ({ seq: json.seq, mid: json.d[1] }))
-  t.same(ticks, [
-    { seq: 1, mid: 100 },
-    { seq: 2, mid: 100 },
-    { seq: 3, mid: 102 },
-  ])
+  // a fixed rate splits the rows it sends for itself: the same row, malformed there too, is counted once
+  const fixedRate = await openRawFrames(`${edge.streamUrl}?pairs=BTC-USD&format=compact&rate=fixed_rate@50ms`)
+  t.teardown(() => [compact, fixedRate].forEach((client) => client.socket.terminate()))
+  for (const client of [compact, fixedRate]) await client.frames.waitFor((frame) => frame.json.type === 'snapshot', 'snapshot')
+  const rows = [rowBytes(priceRow('BTC-USD', { mid: 100 })), Buffer.from('not a row'), rowBytes(priceRow('BTC-USD', { mid: 102 }))]
+  // one at a time, so that each is its window's row
+  for (const [index, row] of rows.entries()) {
+    edge.bus.publishTick('BTC-USD', row)
+    for (const client of [compact, fixedRate]) await untilTicks(client.frames, index + 1)
+  }
+  for (const client of [compact, fixedRate]) {
+    const ticks = client.frames.items.filter(isTickFrame).map(({ json }) => ({ seq: json.seq, mid: json.d[1] }))
+    t.same(ticks, [
+      { seq: 1, mid: 100 },
+      { seq: 2, mid: 100 },
+      { seq: 3, mid: 102 },
+    ])
+  }
   t.equal((await edge.metrics.streamMalformedRows.get()).values[0]?.value, 1, 'venue_stream_malformed_rows_total')
 })
 

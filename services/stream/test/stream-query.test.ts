@@ -44,3 +44,25 @@ t.test('format and replay: compact frames and the folded resume are opted into, 
   ]
   for (const [query, parsed] of cases) t.same(parseStreamQuery(query), parsed, query)
 })
+
+t.test('heartbeat and rate: seconds as milliseconds, a fixed rate named, real_time the same as none', async (t) => {
+  t.same(parseStreamQuery('heartbeat=1'), { ok: true, filter: null, heartbeatMs: 1000 })
+  t.same(parseStreamQuery('heartbeat=60&rate=fixed_rate@200ms'), { ok: true, filter: null, heartbeatMs: 60_000, rate: 'fixed_rate@200ms' })
+  t.same(parseStreamQuery('rate=real_time'), { ok: true, filter: null })
+  t.same(parseStreamQuery('pairs=BTC-USD&rate=fixed_rate@50ms'), { ok: true, filter: ids('BTC-USD'), rate: 'fixed_rate@50ms' })
+})
+
+t.test('every opt-in together', async (t) => {
+  t.same(parseStreamQuery('pairs=BTC-USD&format=compact&from=abc-1&replay=latest&heartbeat=5&rate=fixed_rate@1000ms'), {
+    ok: true,
+    filter: ids('BTC-USD'),
+    withCursor: true,
+    resumeAfter: { epoch: 'abc', position: 1 },
+    compact: true,
+    foldReplay: true,
+    heartbeatMs: 5000,
+    rate: 'fixed_rate@1000ms',
+  })
+  const refused = parseStreamQuery('format=compact&rate=fixed_rate@200ms&heartbeat=5&heartbeat=6')
+  t.same(refused.ok ? undefined : refused.issues.map((issue) => issue.path), [['heartbeat']], 'one of them twice: refused, naming it')
+})

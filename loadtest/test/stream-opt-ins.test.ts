@@ -1,0 +1,106 @@
+// test weight: heavy (a load client and service processes, both busy): the runner counts this file a whole core (test/runner/schedule.ts)
+// The stream load with the stream's opt-ins, run as a user runs it (the package bin): `--heartbeat S` counts the
+// heartbeat frames of quiet connections (an edge with no feed: nothing but heartbeats), `--rate fixed_rate@...`
+// counts the seq jumps of a fixed rate as folded ticks, not as losses.
+import t from 'tap'
+import { join } from 'node:path'
+import { freePort } from '../../test/support/servers.ts'
+import { startServiceProcess, UNUSED_INDEXED_SOURCE } from '../../test/support/service-process.ts'
+import { failedRun, readResult, runLoadtest as loadtest, startTargetService } from './run-bin.ts'
+
+const dir = t.testdir()
+
+/** The edge's count of a `venue_stream_frames_total` type, at real time. */
+async function framesSent(opsPort: number, type: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text()
+  return Number(new RegExp(`^venue_stream_frames_total\\{type="${type}",rate="real_time"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0)
+}
+
+t.test('--heartbeat: quiet connections get heartbeats, each one counted', async (t) => {
+  const [port, opsPort] = [await freePort(), await freePort()]
+  const edge = startServiceProcess(['edge'], {
+    ...UNUSED_INDEXED_SOURCE,
+    PORT: String(port),
+    OPS_PORT: String(opsPort),
+    HOST: '127.0.0.1',
+    ONBOARDING_ENABLED: 'false',
+    RATE_LIMITS_ENABLED: 'false',
+  })
+  t.teardown(() => edge.stop())
+  await edge.waitForLog('edge listening')
+  const out = join(dir, 'heartbeat')
+  await loadtest([
+    'stream',
+    '--target',
+    `http://127.0.0.1:${port}`,
+    '--connections',
+    '4',
+    '--ramp',
+    '100',
+    '--duration',
+    '4',
+    '--heartbeat',
+    '1',
+    '--owns-service',
+    '--out',
+    out,
+  ])
+  const { totals, series } = readResult(out)
+  const sent = await framesSent(opsPort, 'heartbeat')
+  t.comment(JSON.stringify({ heartbeats: totals.heartbeats, sent }))
+  t.equal(totals.ticks, 0, 'no feed: no ticks')
+  t.ok((totals.heartbeats as number) >= 4, 'heartbeats on every connection')
+  t.ok(
+    (totals.heartbeats as number) <= sent && (totals.heartbeats as number) >= sent - 4,
+    'every heartbeat the edge sent is counted, but for at most one per connection in flight at the end',
+  )
+  t.ok(
+    series.every((second) => 'heartbeats' in second.extra),
+    'each second shows its heartbeats',
+  )
+})
+
+t.test('--rate fixed_rate@200ms: rows at most once per window, their seq jumps counted as folded', async (t) => {
+  const { target } = await startTargetService(t, { SIM_TICKS_PER_SECOND: '1000', RATE_LIMITS_ENABLED: 'false' })
+  const out = join(dir, 'fixed-rate')
+  await loadtest([
+    'stream',
+    '--target',
+    target,
+    '--connections',
+    '4',
+    '--ramp',
+    '100',
+    '--duration',
+    '4',
+    '--rate',
+    'fixed_rate@200ms',
+    '--owns-service',
+    '--out',
+    out,
+  ])
+  const { totals, series } = readResult(out)
+  t.comment(JSON.stringify(totals))
+  t.equal(totals.unexplained, 0, 'no seq jump counted as a loss')
+  t.equal(totals.gaps, 0)
+  t.ok((totals.folded as number) > 0, 'ticks folded into the rows')
+  // 83 pairs, 5 windows a second: at most 415 rows a second per connection (one window more at a second's edge)
+  t.ok(
+    series.every((second) => second.deliveredPerSecond <= 4 * 83 * 6),
+    `at most a row per pair per window (${series.map((second) => second.deliveredPerSecond).join(', ')} a second)`,
+  )
+  t.ok(series.every((second) => 'folded' in second.extra))
+})
+
+t.test('--heartbeat out of range, an unknown --rate, and either on the native client are refused before any load', async (t) => {
+  const base = ['stream', '--target', 'http://127.0.0.1:9', '--duration', '1']
+  const tooLong = await failedRun([...base, '--heartbeat', '61'])
+  t.equal(tooLong?.code, 2)
+  t.match(tooLong?.stderr, /--heartbeat takes a whole number from 1 to 60, not "61"/)
+  const unknown = await failedRun([...base, '--rate', 'fixed_rate@100ms'])
+  t.equal(unknown?.code, 2)
+  t.match(unknown?.stderr, /--rate is one of real_time, fixed_rate@50ms, fixed_rate@200ms, fixed_rate@1000ms, not "fixed_rate@100ms"/)
+  const native = await failedRun([...base, '--client', 'native', '--heartbeat', '5'])
+  t.equal(native?.code, 2)
+  t.match(native?.stderr, /--heartbeat and --rate run on the node client/)
+})
