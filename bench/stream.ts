@@ -316,7 +316,7 @@ function comparisons() {
   }
   if (throughput['service-compact']) {
     for (const rate of rates) {
-      const [compact, full] = [throughput['service-compact']![rate]!, throughput.service![rate]!]
+      const [compact, full] = [throughput['service-compact'][rate]!, throughput.service![rate]!]
       lines.push({
         against: 'full rows, the same tree',
         scenario: `${clients} clients at ${rate} ticks/s, compact`,
