@@ -1,7 +1,7 @@
 import type { Cursor } from './cursor.ts'
 import { TickFrameWriter } from './frames.ts'
 import type { PairFilter } from './pair-filter.ts'
-import { compactReplayFrames, fullReplayFrames } from './replay-frames.ts'
+import { compactReplayFrames, fullReplayFrames, RetainedRowParts } from './replay-frames.ts'
 import { replayLatest, replayTicks, type ReplayTarget } from './resume.ts'
 import type { TickHistory } from './tick-history.ts'
 
@@ -27,8 +27,9 @@ export function connectionReplay(
   malformedRow: (error: unknown) => void,
 ): ConnectionReplay {
   const writer = new TickFrameWriter()
+  const parts = new RetainedRowParts(malformedRow)
   return (target, connection, after, through) => {
-    const frames = connection.compact ? compactReplayFrames(history, after.position, malformedRow) : fullReplayFrames(writer)
+    const frames = connection.compact ? compactReplayFrames(history, after.position, parts) : fullReplayFrames(writer)
     const replay = connection.foldReplay ? replayLatest : replayTicks
     return replay(target, history, after, connection.filter, frames, cursorOf, through)
   }

@@ -16,19 +16,53 @@ export const fullReplayFrames =
   (tick, cursor) => [{ type: 'tick', frame: writer.write(tick.seq, tick.row, cursor) }]
 
 /**
+ * The parts of retained rows, shared by every compact replay of an edge: a storm of resumes replays the same
+ * ticks to thousands of connections, each split once here. Kept by position (with the tick's pair and seq, so an
+ * entry never stands for another tick), at most `limit` of them, all let go when that is reached; a pair's
+ * static part is kept once while it stays the same.
+ */
+export class RetainedRowParts {
+  private readonly byPosition = new Map<number, { pairId: number; seq: number; parts: RowParts }>()
+  private readonly statics = new Map<number, string>()
+
+  constructor(
+    private readonly malformed: (error: unknown) => void,
+    private readonly limit = 100_000,
+  ) {}
+
+  /** The tick's parts; `instead`: the parts that stand for a row that is not a price row. */
+  of(tick: ReplayedTick, instead: RowParts | undefined): RowParts {
+    const kept = this.byPosition.get(tick.position)
+    if (kept && kept.pairId === tick.pairId && kept.seq === tick.seq) return kept.parts
+    if (this.byPosition.size >= this.limit) this.byPosition.clear()
+    const split = splitRowOr(tick.row, instead, this.malformed)
+    const held = this.statics.get(tick.pairId)
+    if (held !== split.statics) this.statics.set(tick.pairId, split.statics)
+    const parts = { statics: held === split.statics ? held : split.statics, dynamic: split.dynamic }
+    this.byPosition.set(tick.position, { pairId: tick.pairId, seq: tick.seq, parts })
+    return parts
+  }
+
+  /** A row's parts, not kept (the row before a cursor, once per replay). */
+  ofRow(row: Buffer): RowParts {
+    return splitRowOr(row, undefined, this.malformed)
+  }
+}
+
+/**
  * Compact frames, after a static frame whenever a tick's static part differs from the one the client holds
  * for its pair: at first the part of the pair's last retained row at or before the cursor (sent when there
  * is none), then the part of the last one replayed.
  */
-export function compactReplayFrames(history: TickHistory, afterPosition: number, malformed: (error: unknown) => void): ReplayFrames {
+export function compactReplayFrames(history: TickHistory, afterPosition: number, parts: RetainedRowParts): ReplayFrames {
   const held = new Map<number, string | undefined>()
   const replayed = new Map<number, RowParts>()
   return (tick, cursor) => {
-    const { statics, dynamic } = splitRowOr(tick.row, replayed.get(tick.pairId), malformed)
+    const { statics, dynamic } = parts.of(tick, replayed.get(tick.pairId))
     replayed.set(tick.pairId, { statics, dynamic })
     if (!held.has(tick.pairId)) {
       const rowBefore = history.rowAtOrBefore(afterPosition, tick.pairId)
-      held.set(tick.pairId, rowBefore && splitRowOr(rowBefore, undefined, malformed).statics)
+      held.set(tick.pairId, rowBefore && parts.ofRow(rowBefore).statics)
     }
     const frames: ReplayFrame[] = []
     if (held.get(tick.pairId) !== statics) {
