@@ -67,6 +67,7 @@ const EXPECTED: Record<string, number> = {
   'GET /v1/prices/{pair}': 200,
   // a plain GET, neither an upgrade nor an event stream
   'GET /v1/prices/stream': 426,
+  'GET /v1/candles/stream': 426,
   'GET /v1/status': 200,
   'GET /v1/market-hours': 200,
   // no pair, no period

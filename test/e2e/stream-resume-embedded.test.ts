@@ -6,6 +6,7 @@ import t from 'tap'
 import { openRawFrames, RESUME_FILTER, ticksAfterCursor, untilTicks } from '../support/resume-clients.ts'
 import { freePort } from '../support/servers.ts'
 import { serviceProcessStarter, UNUSED_INDEXED_SOURCE } from '../support/service-process.ts'
+import { EVENT_DEADLINE_MS } from '../support/wait.ts'
 
 const AWAY_MS = 3_000
 
@@ -24,7 +25,12 @@ t.test('embedded default: a resume after 3 s away gets exactly the control conne
   await leaving.close()
   const cursor = leaving.frames.items.at(-1)!.json.cursor as string
   const closedAt = Date.now()
-  await control.frames.until(() => (Date.now() - closedAt >= AWAY_MS ? true : undefined), 'the control connection 3 s on', AWAY_MS + 5_000)
+  // the 3 s away, then a hang detector of the default event deadline (84 ms past the 3 s seen at most)
+  await control.frames.until(
+    () => (Date.now() - closedAt >= AWAY_MS ? true : undefined),
+    'the control connection 3 s on',
+    AWAY_MS + EVENT_DEADLINE_MS,
+  )
 
   const expected = ticksAfterCursor(control.frames.items, cursor)
   t.ok(expected.length > 0, `the control connection received ${expected.length} ticks meanwhile`)
