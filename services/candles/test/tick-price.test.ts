@@ -1,33 +1,18 @@
 import t from 'tap'
 import fc from 'fast-check'
-import { PAIRS } from '../../../schemas/pairs.ts'
-import { calendarMarketClock } from '../../market-hours/calendar-market-clock.ts'
 import { encodeRow } from '../../ingestor/encode-row.ts'
-import { normaliseQuote } from '../../ingestor/normalize.ts'
+import { ingestorRows } from '../../../test/support/ingestor-rows.ts'
 import { tickPriceOf } from '../tick-price.ts'
 
 const bytes = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value))
 
 t.test("the ingestor's rows: the mid and timestamp JSON.parse reads, for any price and pair", async (t) => {
-  const clock = calendarMarketClock()
   fc.assert(
-    fc.property(
-      fc.constantFrom(...PAIRS),
-      fc.double({ min: 1e-9, max: 1e22, noNaN: true }),
-      fc.integer({ min: 1_600_000_000, max: 2_000_000_000 }),
-      (pair, mid, seconds) => {
-        const normalised = normaliseQuote(
-          { pair: pair.symbol, feedId: `0x${'ab'.repeat(32)}`, bid: mid, mid, ask: mid, publishTimeSeconds: seconds },
-          clock,
-          seconds * 1000,
-        )
-        if (!normalised.ok) return true
-        const row = encodeRow(normalised.row)
-        const parsed = JSON.parse(row.toString()) as { mid: number; timestampSeconds: number }
-        t.strictSame(tickPriceOf(row), { mid: parsed.mid, timestampSeconds: parsed.timestampSeconds })
-        return true
-      },
-    ),
+    fc.property(ingestorRows(), (priceRow) => {
+      const row = encodeRow(priceRow)
+      const parsed = JSON.parse(row.toString()) as { mid: number; timestampSeconds: number }
+      t.strictSame(tickPriceOf(row), { mid: parsed.mid, timestampSeconds: parsed.timestampSeconds })
+    }),
     { numRuns: 300 },
   )
 })

@@ -2,10 +2,10 @@
 // both give what the parsed row gives: its static part as JSON.stringify writes it, and the values of `d`.
 import t from 'tap'
 import fc from 'fast-check'
-import { PAIRS } from '../../../schemas/pairs.ts'
 import type { PriceRow } from '../../../schemas/price.ts'
 import { calendarMarketClock } from '../../market-hours/calendar-market-clock.ts'
 import { encodeRow } from '../../ingestor/encode-row.ts'
+import { ingestorRows } from '../../../test/support/ingestor-rows.ts'
 import { normaliseQuote } from '../../ingestor/normalize.ts'
 import { cutByText, splitRow } from '../compact-frames.ts'
 import { RetainedRowParts } from '../replay-frames.ts'
@@ -21,29 +21,12 @@ function partsOf(row: PriceRow) {
 }
 
 t.test("the ingestor's rows, any pair, price and instant: the parts of the parsed row", async (t) => {
-  const clock = calendarMarketClock()
   fc.assert(
-    fc.property(
-      fc.constantFrom(...PAIRS),
-      fc.double({ min: 1e-9, max: 1e22, noNaN: true }),
-      fc.integer({ min: 1_600_000_000, max: 2_000_000_000 }),
-      (pair, mid, seconds) => {
-        const quote = {
-          pair: pair.symbol,
-          feedId: `0x${'ab'.repeat(32)}`,
-          bid: mid * 0.999,
-          mid,
-          ask: mid * 1.001,
-          publishTimeSeconds: seconds,
-        }
-        const normalised = normaliseQuote(quote, clock, seconds * 1000)
-        if (!normalised.ok) return true
-        const row = encodeRow(normalised.row)
-        t.strictSame(cutByText(row.toString()), partsOf(normalised.row), 'cut by its text')
-        t.strictSame(splitRow(row), partsOf(normalised.row))
-        return true
-      },
-    ),
+    fc.property(ingestorRows(), (priceRow) => {
+      const row = encodeRow(priceRow)
+      t.strictSame(cutByText(row.toString()), partsOf(priceRow), 'cut by its text')
+      t.strictSame(splitRow(row), partsOf(priceRow))
+    }),
     { numRuns: 300 },
   )
 })
