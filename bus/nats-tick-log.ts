@@ -21,6 +21,12 @@ const CONSUMER_RETRY_MS = 500
  * ticks, a third of the consumer's client cost at 2,500 ticks/s). A thousand rows are about 0.5 MB held.
  */
 const PULL_BATCH_MESSAGES = 1_000
+/**
+ * How long one pull request waits (nats.js's default is 30 s). The server's idle heartbeats come at half of it,
+ * and two missed make nats.js pull again and make the ordered consumer anew: when the node holding the consumer
+ * is cut off while this client's own connection stays up, the edge's stream stalls about 5 s, not 30.
+ */
+const PULL_EXPIRES_MS = 5_000
 
 export interface TickStreamOptions {
   /** how long the stream keeps a tick */
@@ -75,6 +81,7 @@ export function natsTickLog(nc: NatsConnection, names: BusNames, stream: { epoch
               await js.consumers.get(names.tickStream, from)
             ).consume({
               max_messages: PULL_BATCH_MESSAGES,
+              expires: PULL_EXPIRES_MS,
               callback(message) {
                 const pair = names.pairOfTickSubject(message.subject)
                 const seq = seqOf(message.headers) ?? (seqs.get(pair) ?? 0) + 1
