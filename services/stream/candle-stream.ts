@@ -14,7 +14,7 @@ import { parseCandleQuery } from './candle-query.ts'
 import { compressOptions } from './compression.ts'
 import type { StreamConfig } from './config.ts'
 import { asksForEvents, openEventStream, UPGRADE_REQUIRED, type EventStreamChecks } from './event-stream-route.ts'
-import { upgradeBudgetRefusal, type StreamAdmission } from './stream-admission.ts'
+import { decideUpgrade, upgradeBudgetRefusal, type StreamAdmission } from './stream-admission.ts'
 import type { RejectionReason } from './upgrade-gate.ts'
 
 export const CANDLE_STREAM_PATH = '/v1/candles/stream'
@@ -119,21 +119,21 @@ export function startCandleStream(options: CandleStreamOptions): CandleStream {
       budget: 'streamUpgrades',
       budgetRefusal: (_budget, decision) => upgradeBudgetRefusal(decision, false),
       onRefused: (reason, ip) => refused(reason === 'origin' ? 'origin' : 'upgrade_rate', ip),
-      admit({ requestId, clientIp, budgetKey, query }) {
-        // a 503 is the replica's state, so it spends none of the client's upgrade budget (as on the price stream)
-        const tooMany = upgradeRate.refusal()
-        if (tooMany) {
-          refused('admission_rate', clientIp)
-          return { admitted: false, refusal: tooMany, refundsBudget: true }
-        }
-        const admitted = admit(budgetKey, query)
-        if (!admitted.admitted) {
-          refused(admitted.reason, clientIp)
-          return { admitted: false, refusal: admitted.refusal, refundsBudget: admitted.refusal.code === 'at_capacity' }
-        }
-        const { admitted: _admitted, ...subscription } = admitted
-        return { admitted: true, userData: { requestId, budgetKey, subscription, lagging: false, lagBaseline: 0, socket: undefined } }
-      },
+      admit: ({ requestId, clientIp, budgetKey, query }) =>
+        decideUpgrade(
+          admission,
+          clientIp,
+          () => admit(budgetKey, query),
+          refused,
+          (subscription) => ({
+            requestId,
+            budgetKey,
+            subscription,
+            lagging: false,
+            lagBaseline: 0,
+            socket: undefined,
+          }),
+        ),
       abandon: (connection) => gate.release(connection.budgetKey),
     },
     {

@@ -25,7 +25,7 @@ import { CURSOR_AHEAD_WAIT_MS, resumeOutcome, type ReplayTarget } from './resume
 import type { SseConnection } from './sse-delivery.ts'
 import { eventStreamRoute } from './event-stream-route.ts'
 import { TickHistory } from './tick-history.ts'
-import { upgradeBudgetRefusal, type StreamAdmission } from './stream-admission.ts'
+import { decideUpgrade, upgradeBudgetRefusal, type StreamAdmission } from './stream-admission.ts'
 import type { RejectionReason } from './upgrade-gate.ts'
 
 export const STREAM_PATH = '/v1/prices/stream'
@@ -280,40 +280,31 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
     budget: 'streamUpgrades',
     budgetRefusal: (_budget, decision) => upgradeBudgetRefusal(decision, false),
     onRefused: (reason, ip) => refused(reason === 'origin' ? 'origin' : 'upgrade_rate', ip),
-    admit({ requestId, clientIp, budgetKey, query }) {
-      // the replica's admission rate first: a reconnect storm is spread out before any snapshot is written
-      // a 503 is the replica's state (its admission rate, its ceiling, its shutdown), so it spends none
-      // of the client's upgrade budget: a client that honours Retry-After is not pushed into 429s
-      const tooMany = upgradeRate.refusal()
-      if (tooMany) {
-        refused('admission_rate', clientIp)
-        return { admitted: false, refusal: tooMany, refundsBudget: true }
-      }
-      const admission = gate.admit(budgetKey, query)
-      if (!admission.admitted) {
-        refused(admission.reason, clientIp)
-        return { admitted: false, refusal: admission.refusal, refundsBudget: admission.refusal.code === 'at_capacity' }
-      }
-      const connection: StreamConnection = {
-        requestId,
-        ip: clientIp,
-        budgetKey,
-        filter: admission.filter,
-        withCursor: admission.withCursor === true,
-        resumeAfter: admission.resumeAfter,
-        compact: admission.compact === true,
-        foldReplay: admission.foldReplay === true,
-        heartbeatMs: admission.heartbeatMs,
-        rate: admission.rate,
-        mode: 'shared',
-        lagBaseline: 0,
-        staticsAfter: 0,
-        answeredPing: true,
-        messages: new MessageBudget(messagesPerMinute, MESSAGE_WINDOW_MS),
-        socket: undefined,
-      }
-      return { admitted: true, userData: connection }
-    },
+    admit: ({ requestId, clientIp, budgetKey, query }) =>
+      decideUpgrade(
+        options.admission,
+        clientIp,
+        () => gate.admit(budgetKey, query),
+        refused,
+        (asked): StreamConnection => ({
+          requestId,
+          ip: clientIp,
+          budgetKey,
+          filter: asked.filter,
+          withCursor: asked.withCursor === true,
+          resumeAfter: asked.resumeAfter,
+          compact: asked.compact === true,
+          foldReplay: asked.foldReplay === true,
+          heartbeatMs: asked.heartbeatMs,
+          rate: asked.rate,
+          mode: 'shared',
+          lagBaseline: 0,
+          staticsAfter: 0,
+          answeredPing: true,
+          messages: new MessageBudget(messagesPerMinute, MESSAGE_WINDOW_MS),
+          socket: undefined,
+        }),
+      ),
     abandon: (connection) => gate.release(connection.budgetKey),
   }
 
