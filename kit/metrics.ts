@@ -197,7 +197,7 @@ export function createMetrics() {
     }),
     candleStreamFrames: new Counter({
       name: 'venue_candle_stream_frames_total',
-      help: 'Frames sent to candle-stream clients (one per frame per client), by type: snapshot, candle, gap',
+      help: 'Frames sent to candle-stream clients (one per frame per client), by type: snapshot, candle, gap, heartbeat',
       labelNames: ['type'],
       registers,
     }),

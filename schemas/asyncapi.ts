@@ -104,7 +104,9 @@ const CANDLE_STREAM_DESCRIPTION = (
   limits: StreamLimits,
 ) => `Candles as they form, for charts: one pair list and one resolution per connection. The first frame is a \`snapshot\`: for each pair, in pair-id order, its last closed candle and its forming one, where they exist. Then \`candle\` frames, each a candle as \`POST /v1/ohlc\` answers it (\`time\` in milliseconds) with its \`resolution\` and \`closed\`: while a candle forms, at most one frame per pair per second, and only when it changed; when its period ends, exactly one frame with \`closed: true\`, within a second, the candle \`POST /v1/ohlc\` answers for that period. A period without ticks has no candle. While a pair's market is closed (the market-hours calendar) no frame of it is sent, nor the candle of a period its market was closed throughout. A \`gap\` says how many candle frames were dropped for this connection (a slow reader past 1 MiB buffered); re-read the candles with \`POST /v1/ohlc\` or \`GET /v1/udf/history\`.
 
-**Server-Sent Events.** The same path answers \`GET\` with \`Accept: text/event-stream\`: events \`snapshot\`, \`candle\` and \`gap\`, each \`data\` the frame's JSON; no \`id\` (an \`EventSource\` that comes back starts from a new snapshot). A comment every 5 s; the response ends at shutdown. A plain GET is 426.
+**Heartbeat (opt-in).** With \`?heartbeat=<seconds>\` (1 to 60) a connection that was sent nothing for that long gets \`{"type":"heartbeat","time":<ms>}\` (no cursor: the candle stream has none), at most a quarter of a second past the interval, as on the price stream.
+
+**Server-Sent Events.** The same path answers \`GET\` with \`Accept: text/event-stream\`: events \`snapshot\`, \`candle\`, \`gap\` and \`heartbeat\`, each \`data\` the frame's JSON; no \`id\` (an \`EventSource\` that comes back starts from a new snapshot). A comment every 5 s; the response ends at shutdown. A plain GET is 426.
 
 **Limits (per replica), shared with the price stream.** A candle-stream connection takes a place in the price stream's ceilings: ${limits.connectionsPerIp} connections per IP (429) and ${limits.connections} in total (503) for both paths together, and both draw on one budget of ${limits.upgradesPerIpPerMinute} upgrades per IP per minute (429). The origin allowlist is the price stream's. Client messages are not read. Shutdown closes with 1001.`
 
@@ -266,6 +268,7 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           snapshot: ref('components/messages/candleSnapshot'),
           candle: ref('components/messages/candle'),
           gap: ref('components/messages/candleGap'),
+          heartbeat: ref('components/messages/heartbeat'),
         },
         bindings: {
           ws: {
@@ -284,6 +287,12 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
                   enum: ['1', '5', '15', '60', '240', '1D', 'D'],
                   description:
                     "The candles' width, as `POST /v1/ohlc` and the UDF routes take it (`D` is `1D`). Missing, repeated or another value: 400.",
+                },
+                heartbeat: {
+                  type: 'string',
+                  pattern: '^[1-9][0-9]?$',
+                  description:
+                    'Whole seconds from 1 to 60: after that long with nothing sent, a `heartbeat` frame. Out of range, not a whole number, or repeated: 400.',
                 },
               },
               required: ['pairs', 'resolution'],
@@ -340,12 +349,13 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
       },
       sendCandleFrames: {
         action: 'send',
-        title: 'Send the snapshot, candles and gaps',
+        title: 'Send the snapshot, candles, gaps and heartbeats',
         channel: ref('channels/candleStream'),
         messages: [
           ref('channels/candleStream/messages/snapshot'),
           ref('channels/candleStream/messages/candle'),
           ref('channels/candleStream/messages/gap'),
+          ref('channels/candleStream/messages/heartbeat'),
         ],
       },
       receiveFilterChange: {

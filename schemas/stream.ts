@@ -140,5 +140,5 @@ export const CandleFrame = z.strictObject({
   data: StreamCandle,
 })
 
-export const CandleServerFrame = z.discriminatedUnion('type', [CandleSnapshotFrame, CandleFrame, GapFrame])
+export const CandleServerFrame = z.discriminatedUnion('type', [CandleSnapshotFrame, CandleFrame, GapFrame, HeartbeatFrame])
 export type CandleServerFrame = z.infer<typeof CandleServerFrame>

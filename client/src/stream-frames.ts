@@ -138,4 +138,5 @@ export interface CandleFrame {
   type: 'candle'
   data: StreamCandle
 }
-export type CandleServerFrame = CandleSnapshotFrame | CandleFrame | GapFrame
+/** `heartbeat` only with `?heartbeat=`, and without a cursor: the candle stream has none */
+export type CandleServerFrame = CandleSnapshotFrame | CandleFrame | GapFrame | HeartbeatFrame

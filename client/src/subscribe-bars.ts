@@ -22,6 +22,11 @@ export interface SubscribeBarsOptions {
   /** reconnect delays, as the price-stream client's (default 500 ms doubling up to 30 s, full jitter) */
   backoff?: { initialMs?: number; maxMs?: number }
   random?: () => number
+  /**
+   * Ask for a heartbeat after this many seconds (1 to 60) without a frame (`?heartbeat=`), and take a connection
+   * silent for twice that for dead: it reconnects, and `onResetCacheNeeded` is called. Off by default.
+   */
+  heartbeatSeconds?: number
   /** a refused upgrade that retrying cannot fix (400: an unknown pair or resolution; 403) */
   onError?(error: Error): void
 }
@@ -48,6 +53,20 @@ export function subscribeBars(
   let lastTime = -Infinity
   let stopped = false
   let timer: ReturnType<typeof setTimeout> | undefined
+  /** when the current connection was opened or last sent a frame, and how to drop it as silent */
+  let lastFrameAt = 0
+  let dropSilent: (() => void) | undefined
+  const seconds = options.heartbeatSeconds
+  // one check a few times per interval: a connection silent for twice the interval is taken for dead
+  const silenceCheck =
+    seconds === undefined
+      ? undefined
+      : setInterval(
+          () => {
+            if (socket && Date.now() - lastFrameAt > 2 * seconds * 1000) dropSilent?.()
+          },
+          (seconds * 1000) / 4,
+        )
 
   const hand = ({ time, open, high, low, close }: Bar) => {
     if (time < lastTime) return
@@ -60,19 +79,32 @@ export function subscribeBars(
       if (++connections > 1) onResetCacheNeeded()
       for (const candle of frame.data) hand(candle)
     } else if (frame.type === 'candle') hand(frame.data)
-    else onResetCacheNeeded()
+    else if (frame.type === 'gap') onResetCacheNeeded()
   }
   const connect = () => {
     if (stopped) return
     const url = new URL('/v1/candles/stream', options.baseUrl.replace(/^http/, 'ws'))
     url.searchParams.set('pairs', pair)
     url.searchParams.set('resolution', resolution)
+    if (seconds !== undefined) url.searchParams.set('heartbeat', String(seconds))
     let refusal: Refusal | undefined
     const opened = (options.openSocket ?? platformSocket)(url, (refused) => (refusal = refused))
     socket = opened
-    opened.addEventListener('message', ({ data }) => receive(JSON.parse(String(data)) as CandleServerFrame))
+    lastFrameAt = Date.now()
+    opened.addEventListener('message', ({ data }) => {
+      if (socket !== opened) return
+      lastFrameAt = Date.now()
+      receive(JSON.parse(String(data)) as CandleServerFrame)
+    })
     opened.addEventListener('error', () => {}) // every failure also closes the socket
-    opened.addEventListener('close', () => {
+    opened.addEventListener('close', () => closed())
+    // a silent connection is given up at once: its closing handshake could take as long as the peer is gone
+    dropSilent = () => {
+      closed()
+      if (opened.terminate) opened.terminate()
+      else opened.close()
+    }
+    const closed = () => {
       if (socket !== opened) return
       socket = undefined
       if (refusal && !REFUSALS_WORTH_RETRYING.has(refusal.status)) {
@@ -88,12 +120,13 @@ export function subscribeBars(
         random: options.random ?? Math.random,
       })
       timer = setTimeout(connect, delay)
-    })
+    }
   }
   connect()
 
   return () => {
     stopped = true
+    clearInterval(silenceCheck)
     clearTimeout(timer)
     socket?.close(1000, 'unsubscribed')
     socket = undefined

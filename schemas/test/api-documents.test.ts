@@ -274,9 +274,9 @@ t.test('the AsyncAPI document is valid AsyncAPI 3.0 with no error or warning fro
       .messages()
       .all()
       .map((message) => message.name()),
-    ['snapshot', 'candle', 'gap'],
+    ['snapshot', 'candle', 'gap', 'heartbeat'],
   )
-  t.same(Object.keys(candles.bindings().get('ws')?.value().query.properties), ['pairs', 'resolution'])
+  t.same(Object.keys(candles.bindings().get('ws')?.value().query.properties), ['pairs', 'resolution', 'heartbeat'])
   t.equal(candles.bindings().get('http')?.value().method, 'GET', 'the Server-Sent Events binding')
 })
 

@@ -4,6 +4,7 @@ import { OHLC_RESOLUTIONS, type OhlcResolution } from '../../schemas/ohlc.ts'
 import { PAIRS } from '../../schemas/pairs.ts'
 import type { CandleSubscription } from './candle-query.ts'
 import { gapFrame } from './frames.ts'
+import { heartbeatFrame } from './idle-heartbeat.ts'
 import { endResponse, HEARTBEAT_COMMENT, sseEvent, startSseHeartbeat, writeChunk, type SseResponse } from './sse-response.ts'
 
 /** The user data of one candle-stream socket. */
@@ -56,12 +57,17 @@ export class CandleDelivery {
   /** frames published per series */
   private readonly published = TOPICS.map(() => 0)
   private readonly sent
-  private readonly heartbeat: NodeJS.Timeout
+  private readonly keepAlive: NodeJS.Timeout
 
   constructor(private readonly options: CandleDeliveryOptions) {
     const frames = options.metrics.candleStreamFrames
-    this.sent = { snapshot: frames.labels('snapshot'), candle: frames.labels('candle'), gap: frames.labels('gap') }
-    this.heartbeat = startSseHeartbeat(() => [...this.eventStreams].filter((eventStream) => !this.isBehind(eventStream)))
+    this.sent = {
+      snapshot: frames.labels('snapshot'),
+      candle: frames.labels('candle'),
+      gap: frames.labels('gap'),
+      heartbeat: frames.labels('heartbeat'),
+    }
+    this.keepAlive = startSseHeartbeat(() => [...this.eventStreams].filter((eventStream) => !this.isBehind(eventStream)))
   }
 
   get size(): number {
@@ -83,7 +89,11 @@ export class CandleDelivery {
   }
 
   /** Takes over a response whose head has been written, sends its snapshot and starts its candles. */
-  addEventStream(res: HttpResponse, fields: Pick<CandleEventStream, 'requestId' | 'budgetKey' | 'subscription'>, snapshot: string): void {
+  addEventStream(
+    res: HttpResponse,
+    fields: Pick<CandleEventStream, 'requestId' | 'budgetKey' | 'subscription'>,
+    snapshot: string,
+  ): CandleEventStream {
     const eventStream: CandleEventStream = { res, ...fields, held: 0, open: true, dropped: 0 }
     res.onAborted(() => {
       eventStream.open = false
@@ -97,6 +107,7 @@ export class CandleDelivery {
     writeChunk(eventStream, sseEvent('snapshot', undefined, snapshot))
     this.sent.snapshot.inc()
     this.eventStreams.add(eventStream)
+    return eventStream
   }
 
   /** One turn's frames, in order. */
@@ -136,9 +147,30 @@ export class CandleDelivery {
     for (const topic of topicsOf(connection.subscription)) socket.subscribe(topic)
   }
 
+  /**
+   * Grows whenever a frame is published for the subscription (services/stream/idle-heartbeat.ts): a client
+   * that is not dropping frames has been sent it.
+   */
+  activity(subscription: CandleSubscription): number {
+    return this.publishedTo(subscription)
+  }
+
+  /** A heartbeat frame (`event: heartbeat` on an event stream); none while its frames are being dropped. */
+  heartbeat(client: CandleSocket | CandleEventStream, time: number): void {
+    if ('socket' in client) {
+      const socket = client.socket
+      if (!socket || client.lagging || socket.getBufferedAmount() > this.options.slowClientBytes) return
+      socket.send(heartbeatFrame(time))
+    } else {
+      if (!client.open || this.isBehind(client)) return
+      writeChunk(client, sseEvent('heartbeat', undefined, heartbeatFrame(time)))
+    }
+    this.sent.heartbeat.inc()
+  }
+
   /** Shutdown: every socket is closed with 1001 and every event stream ended. */
   endAll(): number {
-    clearInterval(this.heartbeat)
+    clearInterval(this.keepAlive)
     const ended = this.size
     for (const connection of this.sockets) connection.socket?.end(1001, 'going away')
     for (const eventStream of this.eventStreams) endResponse(eventStream)

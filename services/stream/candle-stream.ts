@@ -8,12 +8,13 @@ import type { HttpServer, Route } from '../http/http-server.ts'
 import type { OriginAllowlist } from '../http/origin-allowlist.ts'
 import type { RateLimits } from '../http/rate-limits.ts'
 import type { MarketClock } from '../market-hours/market-clock.ts'
-import { CandleDelivery, type CandleSocket } from './candle-delivery.ts'
+import { CandleDelivery, type CandleEventStream, type CandleSocket } from './candle-delivery.ts'
 import { candleFrame, candleSnapshotFrame } from './candle-frames.ts'
 import { parseCandleQuery } from './candle-query.ts'
 import { compressOptions } from './compression.ts'
 import type { StreamConfig } from './config.ts'
 import { asksForEvents, openEventStream, UPGRADE_REQUIRED, type EventStreamChecks } from './event-stream-route.ts'
+import { IdleHeartbeats } from './idle-heartbeat.ts'
 import { decideUpgrade, upgradeBudgetRefusal, type StreamAdmission } from './stream-admission.ts'
 import type { RejectionReason } from './upgrade-gate.ts'
 
@@ -85,10 +86,22 @@ export function startCandleStream(options: CandleStreamOptions): CandleStream {
     slowClientBytes: config.STREAM_SLOW_CLIENT_BYTES,
     metrics,
     onAborted(eventStream) {
+      heartbeats.unwatch(eventStream)
       gate.release(eventStream.budgetKey)
       countConnections()
     },
   })
+  // `?heartbeat=`: one sweep over the clients of both transports that asked, none per frame
+  const heartbeats = new IdleHeartbeats<CandleSocket | CandleEventStream>({
+    activity: (client) => delivery.activity(client.subscription),
+    send: (client, time) => delivery.heartbeat(client, time),
+  })
+  /** its snapshot is out and its candles started: heartbeats too, if it asked */
+  const started = (client: CandleSocket | CandleEventStream) => {
+    const { heartbeatMs } = client.subscription
+    if (heartbeatMs !== undefined) heartbeats.watch(client, heartbeatMs)
+    countConnections()
+  }
 
   // one timer for the whole channel, whatever the number of connections
   let timer: NodeJS.Timeout | undefined
@@ -150,8 +163,9 @@ export function startCandleStream(options: CandleStreamOptions): CandleStream {
         connection.socket = socket
         // the snapshot just after the open callback, where the socket is corked (see price-stream.ts)
         setImmediate(() => {
-          if (connection.socket) delivery.addSocket(connection, candleSnapshotFrame(connection.subscription, live))
-          countConnections()
+          if (!connection.socket) return countConnections()
+          delivery.addSocket(connection, candleSnapshotFrame(connection.subscription, live))
+          started(connection)
         })
       },
       drain(socket) {
@@ -161,6 +175,7 @@ export function startCandleStream(options: CandleStreamOptions): CandleStream {
         const connection = socket.getUserData()
         connection.socket = undefined
         delivery.removeSocket(connection)
+        heartbeats.unwatch(connection)
         gate.release(connection.budgetKey)
         countConnections()
       },
@@ -187,8 +202,13 @@ export function startCandleStream(options: CandleStreamOptions): CandleStream {
         context,
         { stream: 'the candle stream', admit: (budgetKey) => admit(budgetKey, query) },
         (res, subscription, budgetKey) => {
-          delivery.addEventStream(res, { requestId: context.requestId, budgetKey, subscription }, candleSnapshotFrame(subscription, live))
-          countConnections()
+          started(
+            delivery.addEventStream(
+              res,
+              { requestId: context.requestId, budgetKey, subscription },
+              candleSnapshotFrame(subscription, live),
+            ),
+          )
         },
       )
     },
@@ -202,6 +222,7 @@ export function startCandleStream(options: CandleStreamOptions): CandleStream {
       clearTimeout(timer)
       timer = undefined
       unsubscribe()
+      heartbeats.stop()
       const ended = delivery.endAll()
       log.info({ connections: ended }, 'candle stream closed')
     },

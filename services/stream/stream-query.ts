@@ -22,8 +22,8 @@ const CursorParam = z.string().transform((text, context) => {
   return cursor ?? z.NEVER
 })
 
-/** Whole seconds from 1 to 60, written plainly (no sign, leading zero, exponent or fraction). */
-const HeartbeatSeconds = z
+/** `heartbeat`: whole seconds from 1 to 60, written plainly (no sign, leading zero, exponent or fraction). */
+export const HeartbeatSeconds = z
   .string()
   .regex(/^[1-9][0-9]?$/, { error: 'a whole number of seconds from 1 to 60' })
   .transform(Number)

@@ -69,7 +69,7 @@ t.test('a pair on the board opens its chart: a month of hourly candles, then min
 
   // the last bar follows the candle stream; the history is read once per resolution, not polled
   const streamed = await frames.waitFor(
-    ({ url, frame }) => url.endsWith('/v1/candles/stream?pairs=BTC-USD&resolution=1') && frame.type === 'candle',
+    ({ url, frame }) => url.endsWith('/v1/candles/stream?pairs=BTC-USD&resolution=1&heartbeat=15') && frame.type === 'candle',
     'a streamed minute candle',
   )
   const { time, close } = streamed.frame.data

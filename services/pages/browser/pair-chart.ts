@@ -126,7 +126,8 @@ function follow(resolution: UdfResolution): () => void {
   let loaded = false
   const early: Bar[] = []
   const unsubscribe = subscribeBars(
-    { baseUrl: location.origin, onError: show },
+    // heartbeats keep a quiet pair's connection (a closed market) apart from a dead one, which is dropped and reopened
+    { baseUrl: location.origin, onError: show, heartbeatSeconds: 15 },
     info.ticker,
     resolution,
     (bar) => (loaded ? apply(bar) : early.push(bar)),

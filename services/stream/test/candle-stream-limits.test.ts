@@ -56,8 +56,13 @@ t.test('bad parameters: 400 in the framework shape with issues, on both transpor
     // a repeated parameter is read as a list, which no parameter takes
     ['pairs=BTC-USD&resolution=1&resolution=5', [notAResolution]],
     [
-      'pairs=BTC-USD&resolution=1&heartbeat=5',
-      [{ code: 'unrecognized_keys', keys: ['heartbeat'], path: [], message: 'Unrecognized key: "heartbeat"' }],
+      'pairs=BTC-USD&resolution=1&heartbeat=61',
+      [{ code: 'custom', path: ['heartbeat'], message: 'a whole number of seconds from 1 to 60' }],
+    ],
+    // the price stream's other opt-ins are its own
+    [
+      'pairs=BTC-USD&resolution=1&rate=fixed_rate@200ms',
+      [{ code: 'unrecognized_keys', keys: ['rate'], path: [], message: 'Unrecognized key: "rate"' }],
     ],
   ]
   for (const [index, [query, issues]] of refusals.entries()) {

@@ -1,7 +1,7 @@
 // `?heartbeat=<seconds>`: a connection that asked gets a heartbeat frame once nothing was sent to it for that
 // long (with the latest cursor when it carries cursors, so a quiet connection can still resume), none while
 // ticks of its pairs flow, and a connection that did not ask never gets one; bad values are refused before
-// the upgrade.
+// the upgrade. The candle stream's clients get them the same way, without a cursor.
 import t from 'tap'
 import { startTestEdge } from '../../../test/support/edge-harness.ts'
 import { metricValue } from '../../../test/support/metrics.ts'
@@ -93,6 +93,41 @@ t.test('an event stream gets heartbeat events with the cursor as id', async (t) 
   const frame = JSON.parse(heartbeat.data)
   t.equal(heartbeat.id, snapshot.id, "its id: the latest cursor, here the snapshot's")
   t.equal(heartbeat.data, `{"type":"heartbeat","time":${frame.time},"cursor":"${snapshot.id}"}`)
+})
+
+t.test('a quiet candle-stream client gets heartbeats on either transport, without a cursor', async (t) => {
+  const edge = await startTestEdge({ candles: { now: Date.now } })
+  t.teardown(edge.stop)
+  // no tick reaches this edge's bus: its candles stay as they are
+  const candles = `${edge.baseUrl}/v1/candles/stream?pairs=NVDA-USD&resolution=1`
+  const asked = await openRawFrames(`${candles.replace('http', 'ws')}&heartbeat=1`)
+  const without = await openRawFrames(candles.replace('http', 'ws'))
+  const events = await openEventStream(`${candles}&heartbeat=1`)
+  t.teardown(() => {
+    for (const client of [asked, without]) client.socket.terminate()
+    events.abort()
+  })
+  await without.frames.waitFor((frame) => frame.json.type === 'snapshot', 'snapshot')
+
+  const before = Date.now()
+  await asked.frames.until(() => (heartbeats(asked.frames.items).length >= 2 ? true : undefined), 'two heartbeats')
+  const [first] = heartbeats(asked.frames.items)
+  t.equal(first!.text, `{"type":"heartbeat","time":${first!.json.time}}`, 'the frame: type and time')
+  t.ok(first!.json.time >= before - 1000 && first!.json.time <= Date.now(), 'time is the server clock in ms')
+  t.same(
+    asked.frames.items.map((frame) => frame.json.type),
+    ['snapshot', 'heartbeat', 'heartbeat'],
+    'nothing else',
+  )
+  const heartbeat = await events.events.waitFor((event) => event.event === 'heartbeat', 'a heartbeat event')
+  t.equal(heartbeat.data, `{"type":"heartbeat","time":${JSON.parse(heartbeat.data).time}}`, 'the same frame as data')
+  t.equal(heartbeat.id, undefined, 'no id: the candle stream has no cursor')
+  t.same(
+    without.frames.items.map((frame) => frame.json.type),
+    ['snapshot'],
+    'a client that did not ask gets none',
+  )
+  t.ok((await metricValue(edge.metrics.candleStreamFrames, { type: 'heartbeat' })) >= 3, 'counted as heartbeat frames')
 })
 
 t.test('a heartbeat out of range or not a whole number, an unknown rate, or either twice is refused before the upgrade', async (t) => {
