@@ -12,6 +12,7 @@ import { clientGroups, loopbackSources, runNativeStreamLoad } from './native-str
 import { runRestLoad } from './rest-load.ts'
 import { isCpuList } from './pinning.ts'
 import { listeningPids } from './server-processes.ts'
+import { OHLC_RESOLUTIONS } from '../schemas/ohlc.ts'
 import { STREAM_RATES } from '../schemas/stream.ts'
 import { pairSelectionProblem, runStreamLoad } from './stream-load.ts'
 import { runClosedLoopRest } from './wrk-load.ts'
@@ -81,6 +82,21 @@ const command = parseCommandLine({
       value: 'all|rand:N|A,B',
       section: SECTIONS.stream,
       description: 'what each connection receives',
+    },
+    channel: {
+      type: 'string',
+      default: 'prices',
+      value: 'prices|candles',
+      section: SECTIONS.stream,
+      description:
+        "prices: the price stream; candles: the candle stream of --resolution (node client),\ncounting candle frames, and timing closed candles from their period's end",
+    },
+    resolution: {
+      type: 'string',
+      default: '1',
+      value: 'R',
+      section: SECTIONS.stream,
+      description: "with --channel candles, the candles' width: 1, 5, 15, 60, 240 or 1D",
     },
     reconnect: { type: 'boolean', default: false, section: SECTIONS.stream, description: 'reopen closed or refused connections' },
     transport: {
@@ -293,6 +309,11 @@ const streamRate = mode === 'stream' ? command.choice('rate', STREAM_RATES, valu
 if (native && (transport === 'sse' || stormEvery !== undefined || values.resume))
   refuse('--transport sse, --resume and --storm-every run on the node client')
 if (native && (heartbeatSeconds !== undefined || streamRate !== 'real_time')) refuse('--heartbeat and --rate run on the node client')
+const channel = command.choice('channel', ['prices', 'candles'])
+const resolution = command.choice('resolution', OHLC_RESOLUTIONS)
+if (channel === 'candles' && native) refuse('--channel candles runs on the node client')
+if (channel === 'candles' && (values.resume || streamRate !== 'real_time'))
+  refuse("--resume and --rate are the price stream's: the candle stream has no cursor and one rate")
 const common = {
   target,
   durationSeconds: number('duration', values.duration),
@@ -367,6 +388,7 @@ try {
       connections,
       rampPerSecond: number('ramp', values.ramp),
       pairs: values.pairs,
+      ...(channel === 'candles' && { channel, resolution }),
       reconnect: values.reconnect,
       transport,
       resume: values.resume,

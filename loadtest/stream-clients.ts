@@ -24,6 +24,8 @@ export interface StreamClientsOptions {
   resume?: boolean
   /** the queries ask for a fixed rate: seq jumps are folds */
   folds?: boolean
+  /** the connections hold the candle stream, of this period (StreamWorkerInput.candlePeriodMs) */
+  candlePeriodMs?: number
 }
 
 export interface StreamWindow {
@@ -45,6 +47,7 @@ export class StreamClients {
       transport: options.transport ?? 'ws',
       resume: options.resume ?? false,
       folds: options.folds ?? false,
+      ...(options.candlePeriodMs !== undefined && { candlePeriodMs: options.candlePeriodMs }),
     }))
     this.group = new WorkerGroup(new URL('./stream-worker.ts', import.meta.url), inputs)
   }

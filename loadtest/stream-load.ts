@@ -1,10 +1,12 @@
 import { connect } from '@nats-io/transport-node'
+import type { OhlcResolution } from '../schemas/ohlc.ts'
 import { PAIRS } from '../schemas/pairs.ts'
+import { RESOLUTION_SECONDS } from '../services/candles/resolutions.ts'
 import { estimateClockOffset } from './clock-offset.ts'
 import { latencyHistogram, summarize } from './latency.ts'
 import { cpuShare, latencyTotals, progressLine, type LoadResult, type SecondFigures } from './load-result.ts'
 import { StreamClients } from './stream-clients.ts'
-import { streamUrl } from './targets.ts'
+import { streamUrl, type StreamChannel } from './targets.ts'
 import { addCounters, freshCounters, type LatencySource } from './stream-protocol.ts'
 import { TickPublisher } from './tick-publisher.ts'
 
@@ -17,6 +19,10 @@ export interface StreamLoadOptions {
   durationSeconds: number
   /** 'all', 'rand:N' (N random pairs per connection) or a list of symbols */
   pairs: string
+  /** `prices` (default): the price stream; `candles`: the candle stream, of `resolution` */
+  channel?: StreamChannel
+  /** the candle stream's `resolution` (as POST /v1/ohlc takes it; `1D` for days) */
+  resolution?: OhlcResolution
   workers: number
   /** local source addresses the connections are spread over */
   localAddresses: string[]
@@ -47,8 +53,12 @@ export function pairSelectionProblem(pairs: string): string | undefined {
   return unknown.length === 0 ? undefined : `--pairs is all, rand:N or listed pairs (BTC-USD,ETH-USD), not "${pairs}"`
 }
 
-/** A reproducible pick of pairs for each connection: '' (all), ?pairs=<list>, or N random ones each. */
-export function streamQueries(connections: number, pairs: string): string[] {
+/**
+ * A reproducible pick of pairs for each connection: '' (all), ?pairs=<list>, or N random ones each. `listAll`:
+ * every pair is listed (the candle stream has no unfiltered connection).
+ */
+export function streamQueries(connections: number, pairs: string, listAll = false): string[] {
+  if (pairs === 'all' && listAll) return streamQueries(connections, PAIRS.map((pair) => pair.symbol).join(','))
   if (pairs === 'all') return Array.from({ length: connections }, () => '')
   const random = /^rand:(\d+)$/.exec(pairs)
   if (!random) return Array.from({ length: connections }, () => `?pairs=${pairs}`)
@@ -62,9 +72,10 @@ export function streamQueries(connections: number, pairs: string): string[] {
   })
 }
 
-/** The queries with the opt-ins every connection adds: `?heartbeat=` and `?rate=`. */
-export function withOptIns(queries: string[], optIns: { heartbeatSeconds?: number; streamRate?: string }): string[] {
+/** The queries with the parameters every connection adds: `?resolution=` (candles), `?heartbeat=` and `?rate=`. */
+export function withOptIns(queries: string[], optIns: { resolution?: string; heartbeatSeconds?: number; streamRate?: string }): string[] {
   const params = [
+    ...(optIns.resolution === undefined ? [] : [`resolution=${optIns.resolution}`]),
     ...(optIns.heartbeatSeconds === undefined ? [] : [`heartbeat=${optIns.heartbeatSeconds}`]),
     ...(optIns.streamRate === undefined ? [] : [`rate=${optIns.streamRate}`]),
   ].join('&')
@@ -109,9 +120,15 @@ export async function runStreamLoad(options: StreamLoadOptions): Promise<LoadRes
     latencyMeaning = `row age at the client: our clock plus the service's estimated offset (${clock.offsetMs} ms ± ${clock.uncertaintyMs} ms) minus the row's timestampSeconds; whole seconds, so up to 1 s above the true tick-to-client latency`
     notes.push(`clock offset ${clock.offsetMs} ms ± ${clock.uncertaintyMs} ms (GET /v1/status, shortest of 7 round trips)`)
   }
+  const candles = options.channel === 'candles'
+  const resolution = options.resolution ?? '1'
+  if (candles) {
+    const clock = latency.kind === 'published' ? "this machine's clock" : "our clock plus the service's estimated offset"
+    latencyMeaning = `closed-candle delay: from the end of a candle's period to a client reading its closed frame (${clock}); forming candles are counted, not timed`
+  }
   const clients = new StreamClients({
-    url: streamUrl(options.target),
-    queries: withOptIns(streamQueries(options.connections, options.pairs), options),
+    url: streamUrl(options.target, options.channel),
+    queries: withOptIns(streamQueries(options.connections, options.pairs, candles), { ...options, ...(candles && { resolution }) }),
     latency,
     workers: options.workers,
     localAddresses: options.localAddresses,
@@ -119,6 +136,7 @@ export async function runStreamLoad(options: StreamLoadOptions): Promise<LoadRes
     transport: options.transport ?? 'ws',
     resume: options.resume ?? false,
     folds: folds(options.streamRate),
+    ...(candles && { candlePeriodMs: RESOLUTION_SECONDS[resolution] * 1000 }),
   })
   const storming = (second: number) => options.storm !== undefined && second % options.storm.everySeconds === 0
   const cpu = cpuShare(options.workers + 1)
@@ -141,7 +159,7 @@ export async function runStreamLoad(options: StreamLoadOptions): Promise<LoadRes
       const refused = Object.values(counters.refused).reduce((sum, count) => sum + count, 0)
       const figures: SecondFigures = {
         second,
-        ...(options.publish && options.pairs === 'all' && { offeredPerSecond: options.publish.ticksPerSecond * counters.open }),
+        ...(options.publish && options.pairs === 'all' && !candles && { offeredPerSecond: options.publish.ticksPerSecond * counters.open }),
         deliveredPerSecond: counters.ticks,
         errors: refused + counters.unexplained,
         latency: summarize(window.latency),
@@ -155,11 +173,12 @@ export async function runStreamLoad(options: StreamLoadOptions): Promise<LoadRes
           notRecovered: counters.notRecovered,
           bytes: counters.bytes,
           ...(options.heartbeatSeconds !== undefined && { heartbeats: counters.heartbeats }),
+          ...(candles && { closed: counters.closedCandles }),
           ...(folds(options.streamRate) && { folded: counters.folded }),
         },
       }
       series.push(figures)
-      options.log(progressLine(figures, cpu.sinceLast(), 'msgs'))
+      options.log(progressLine(figures, cpu.sinceLast(), candles ? 'candles' : 'msgs'))
     }
     if (options.storm) {
       // the last storm's connections are counted back, however busy the machine: their reopening is in the totals

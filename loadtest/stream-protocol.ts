@@ -35,6 +35,11 @@ export interface StreamWorkerInput {
   resume: boolean
   /** the connections ask for a fixed rate (`?rate=fixed_rate@...`): a seq jump no gap announced is ticks folded */
   folds: boolean
+  /**
+   * set when the connections hold the candle stream: its period in ms. Candle frames are counted as `ticks`,
+   * and a closed candle's latency is from its period's end (the service's clock) to the client reading it.
+   */
+  candlePeriodMs?: number
 }
 
 export type StreamCommand =
@@ -64,6 +69,8 @@ export interface StreamCounters {
   folded: number
   /** heartbeat frames (`?heartbeat=`) */
   heartbeats: number
+  /** candle frames with `closed: true` (the candle stream; counted in `ticks` too) */
+  closedCandles: number
   snapshots: number
   /** `resumed` frames: recovered, and not (a snapshot followed) */
   recovered: number
@@ -90,6 +97,7 @@ export const SUMMED_COUNTERS = [
   'unexplained',
   'folded',
   'heartbeats',
+  'closedCandles',
   'snapshots',
   'recovered',
   'notRecovered',
@@ -107,6 +115,7 @@ export function freshCounters(): StreamCounters {
     unexplained: 0,
     folded: 0,
     heartbeats: 0,
+    closedCandles: 0,
     snapshots: 0,
     recovered: 0,
     notRecovered: 0,

@@ -1,6 +1,7 @@
 // A worker thread of the stream load test: holds raw WebSocket connections (or event-stream responses), walks
 // their frames without decoding rows, and records each tick's latency (see LatencySource). Nothing is added
-// to the wire. With `resume` each connection keeps its last cursor and seq baselines across reconnects.
+// to the wire. With `resume` each connection keeps its last cursor and seq baselines across reconnects. On the
+// candle stream it counts candle frames, and records each closed candle's latency from its period's end.
 import { connect, type Socket } from 'node:net'
 import { connect as connectTls } from 'node:tls'
 import { parentPort, workerData } from 'node:worker_threads'
@@ -17,7 +18,8 @@ const clockOffsetMs = input.latency.kind === 'row-timestamp' ? input.latency.clo
 // `{"type":"` is 9 bytes; the next one tells the frame type. `{"type":"tick","seq":` is 21 bytes.
 const TYPE_AT = 9
 const SEQ_AT = 21
-const [TICK, GAP, SNAPSHOT, RESUMED, HEARTBEAT] = ['t', 'g', 's', 'r', 'h'].map((letter) => letter.charCodeAt(0)) as [
+const [TICK, GAP, SNAPSHOT, RESUMED, HEARTBEAT, CANDLE] = ['t', 'g', 's', 'r', 'h', 'c'].map((letter) => letter.charCodeAt(0)) as [
+  number,
   number,
   number,
   number,
@@ -32,6 +34,9 @@ const FEED_KEY_FROM_SEQ_END = ',"data":{"feed_id":"0x'.length + 56
 const TIMESTAMP_KEY = Buffer.from('"timestampSeconds":')
 /** Latency is recorded for one tick in this many: recording every one would cost a tenth of a client core. */
 const LATENCY_SAMPLE_EVERY = 4
+/** a candle frame ends with its `closed` flag: `,"closed":true}}` for the last one of its period */
+const CLOSED_CANDLE_END = Buffer.from('"closed":true}}')
+const CANDLE_TIME_KEY = Buffer.from('"time":')
 
 /** pair id by the last 8 hex digits of its feed id, learnt from snapshots */
 const pairByFeedKey = new Map<number, number>()
@@ -112,6 +117,21 @@ function onTick(connection: Connection, data: Buffer, start: number, end: number
   else counters.unexplained += missed - explained
 }
 
+/** A candle frame; a closed one's latency is from its period's end (`time` + the period, on the service's clock). */
+function onCandle(data: Buffer, start: number, end: number, receivedAt: number) {
+  counters.ticks++
+  if (
+    end - start < CLOSED_CANDLE_END.length ||
+    data.compare(CLOSED_CANDLE_END, 0, CLOSED_CANDLE_END.length, end - CLOSED_CANDLE_END.length, end) !== 0
+  )
+    return
+  counters.closedCandles++
+  const at = data.indexOf(CANDLE_TIME_KEY, start)
+  if (at < 0 || at >= end) return
+  const periodEnd = parseDigits(data, at + CANDLE_TIME_KEY.length)[0] + input.candlePeriodMs! - clockOffsetMs
+  latency.recordValue(Math.max(1, Math.round((receivedAt - periodEnd) * 1000)))
+}
+
 function onSnapshot(connection: Connection, text: string) {
   const snapshot = JSON.parse(text) as { seq: Record<string, number>; data: Array<{ feed_id: string; pair: string }> }
   for (const row of snapshot.data) {
@@ -130,6 +150,7 @@ function onFrame(connection: Connection, data: Buffer, start: number, end: numbe
   counters.bytes += end - start
   const type = data[start + TYPE_AT]
   if (type === TICK) onTick(connection, data, start, end, receivedAt)
+  else if (type === CANDLE) onCandle(data, start, end, receivedAt)
   else if (type === GAP) {
     const [dropped] = parseDigits(data, start + '{"type":"gap","dropped":'.length)
     counters.gaps++
@@ -138,7 +159,8 @@ function onFrame(connection: Connection, data: Buffer, start: number, end: numbe
   } else if (type === SNAPSHOT) {
     back(connection)
     counters.snapshots++
-    onSnapshot(connection, data.toString('utf8', start, end))
+    // a candle snapshot holds no seq: nothing to learn from it
+    if (input.candlePeriodMs === undefined) onSnapshot(connection, data.toString('utf8', start, end))
   } else if (type === HEARTBEAT) {
     counters.heartbeats++
   } else if (type === RESUMED) {

@@ -9,9 +9,14 @@ export function httpBase(target: string): URL {
   return url
 }
 
-/** The price stream's URL on `target`, without query: http:// and ws:// as ws://, https:// and wss:// as wss://. */
-export function streamUrl(target: string): string {
-  const url = new URL('/v1/prices/stream', target)
+/** The streams a load test can hold: the price stream, or the candle stream. */
+export type StreamChannel = 'prices' | 'candles'
+
+const STREAM_PATHS: Record<StreamChannel, string> = { prices: '/v1/prices/stream', candles: '/v1/candles/stream' }
+
+/** A stream's URL on `target`, without query: http:// and ws:// as ws://, https:// and wss:// as wss://. */
+export function streamUrl(target: string, channel: StreamChannel = 'prices'): string {
+  const url = new URL(STREAM_PATHS[channel], target)
   url.protocol = url.protocol === 'https:' || url.protocol === 'wss:' ? 'wss:' : 'ws:'
   return url.href
 }

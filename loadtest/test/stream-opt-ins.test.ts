@@ -1,7 +1,7 @@
 // test weight: heavy (a load client and service processes, both busy): the runner counts this file a whole core (test/runner/schedule.ts)
 // The stream load with the stream's opt-ins, run as a user runs it (the package bin): `--heartbeat S` counts the
 // heartbeat frames of quiet connections (an edge with no feed: nothing but heartbeats), `--rate fixed_rate@...`
-// counts the seq jumps of a fixed rate as folded ticks, not as losses.
+// counts the seq jumps of a fixed rate as folded ticks, not as losses, `--channel candles` holds the candle stream.
 import t from 'tap'
 import { join } from 'node:path'
 import { freePort } from '../../test/support/servers.ts'
@@ -92,6 +92,32 @@ t.test('--rate fixed_rate@200ms: rows at most once per window, their seq jumps c
   t.ok(series.every((second) => 'folded' in second.extra))
 })
 
+t.test('--channel candles: candle-stream connections, their candle frames counted', async (t) => {
+  const { target } = await startTargetService(t, { SIM_TICKS_PER_SECOND: '1000', RATE_LIMITS_ENABLED: 'false' })
+  const out = join(dir, 'candles')
+  const pairs = 'BTC-USD,ETH-USD'
+  const connections = ['--connections', '4', '--ramp', '100', '--duration', '4', '--owns-service']
+  await loadtest(['stream', '--target', target, '--channel', 'candles', '--pairs', pairs, ...connections, '--out', out])
+  const { totals, series, latencyMeaning, options } = readResult(out)
+  t.comment(JSON.stringify(totals))
+  t.equal(totals.snapshots, 4, 'a snapshot on each connection')
+  t.equal(totals.upgrades, 4)
+  t.same(totals.refused, {})
+  t.ok((totals.ticks as number) > 0, 'candle frames received')
+  // two pairs, at most one forming frame a second each, and one closed frame when a minute ends
+  t.ok(
+    series.every((second) => second.deliveredPerSecond <= 4 * 2 * 3),
+    `at most a frame per pair per second and connection (${series.map((second) => second.deliveredPerSecond).join(', ')} a second)`,
+  )
+  t.equal(totals.gaps, 0)
+  t.ok(
+    series.every((second) => 'closed' in second.extra),
+    'each second shows its closed candles',
+  )
+  t.match(latencyMeaning, /^closed-candle delay: from the end of a candle's period/)
+  t.match(options, { channel: 'candles', resolution: '1', pairs })
+})
+
 t.test('--heartbeat out of range, an unknown --rate, and either on the native client are refused before any load', async (t) => {
   const base = ['stream', '--target', 'http://127.0.0.1:9', '--duration', '1']
   const tooLong = await failedRun([...base, '--heartbeat', '61'])
@@ -103,4 +129,21 @@ t.test('--heartbeat out of range, an unknown --rate, and either on the native cl
   const native = await failedRun([...base, '--client', 'native', '--heartbeat', '5'])
   t.equal(native?.code, 2)
   t.match(native?.stderr, /--heartbeat and --rate run on the node client/)
+})
+
+t.test('--channel candles: an unknown --resolution, --rate, --resume or the native client are refused before any load', async (t) => {
+  const base = ['stream', '--target', 'http://127.0.0.1:9', '--duration', '1', '--channel', 'candles']
+  const cases: Array<[string[], RegExp]> = [
+    [['--resolution', '2'], /--resolution is one of 1, 5, 15, 60, 240, 1D, not "2"/],
+    [['--rate', 'fixed_rate@200ms'], /--resume and --rate are the price stream's/],
+    [['--resume'], /--resume and --rate are the price stream's/],
+    [['--client', 'native', '--publish', 'nats://127.0.0.1:9', '--owns-service'], /--channel candles runs on the node client/],
+  ]
+  for (const [args, message] of cases) {
+    const refused = await failedRun([...base, ...args])
+    t.equal(refused?.code, 2, args.join(' '))
+    t.match(refused?.stderr, message, args.join(' '))
+  }
+  const unknown = await failedRun([...base.slice(0, -1), 'trades'])
+  t.match(unknown?.stderr, /--channel is prices or candles, not "trades"/)
 })
