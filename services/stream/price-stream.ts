@@ -21,7 +21,8 @@ import { IdleHeartbeats } from './idle-heartbeat.ts'
 import { MessageBudget } from './message-budget.ts'
 import { PublishedTicks } from './published-ticks.ts'
 import { StreamLanes, type Lane } from './rate-lanes.ts'
-import { CURSOR_AHEAD_WAIT_MS, resumeOutcome, type ReplayTarget } from './resume.ts'
+import type { ReplayTarget } from './resume.ts'
+import { ResumeDecisions } from './resume-decisions.ts'
 import type { SseConnection } from './sse-delivery.ts'
 import { eventStreamRoute } from './event-stream-route.ts'
 import { TickHistory } from './tick-history.ts'
@@ -76,6 +77,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
   const cursorOf = (position: number) => formatCursor(tickLog.epoch, position)
   const published = new PublishedTicks()
   const history = new TickHistory(tickLog.windowSeconds * 1000)
+  const resumes = new ResumeDecisions({ epoch: () => tickLog.epoch, history, metrics })
 
   const compressTicks = compressesTicks(config.STREAM_COMPRESSION)
   // a row that is not a price row (never the ingestor's) is counted and logged, once per pair and window
@@ -94,14 +96,12 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
     malformedRow: (pairId, error) => malformedRow(error, pairId),
     metrics,
     onAborted(connection) {
-      awaitingCursor.delete(connection)
+      resumes.cancel(connection)
       eventHeartbeats.unwatch(connection)
       gate.release(connection.budgetKey)
       countConnections()
     },
-    onWindowEnd() {
-      if (awaitingCursor.size > 0) startCaughtUp()
-    },
+    onWindowEnd: () => resumes.progressed(),
   })
   const laneOf = (connection: { rate: StreamConnection['rate'] }): Lane => lanes.of(connection.rate)
   // until the retained ticks are in, ticks are recorded and kept only: no connection is open yet
@@ -132,7 +132,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       },
       sent(tick) {
         history.append(tick)
-        if (awaitingCursor.size > 0) startCaughtUp()
+        resumes.progressed()
       },
       announceConflation(dropped) {
         metrics.streamConflatedTicks.inc(dropped)
@@ -147,36 +147,6 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
   // and uWS assembles a message larger than its 16 KB cork buffer in the socket's own send buffer, which
   // keeps that capacity for the connection's lifetime (some 30 KB per idle connection).
   const opening = new Set<StreamConnection>()
-  // resumes from a cursor another edge had reached and this one has not yet
-  const awaitingCursor = new Map<
-    object,
-    { since: number; position: number; sent: PublishedTicks; begin(outcome: 'recover' | 'refuse'): void }
-  >()
-  /**
-   * Decides a resume after `after` for a connection whose lane has sent `sent`; one this edge cannot decide yet
-   * waits until the lane reaches the cursor or may wait no longer.
-   */
-  const whenResumable = (key: object, after: Cursor, sent: PublishedTicks, begin: (outcome: 'recover' | 'refuse') => void) => {
-    const outcome = resumeOutcome(after, tickLog.epoch, sent, history)
-    if (outcome === 'recover') return begun(begin, 'recovered')
-    if (outcome === 'refuse') return begun(begin, after.epoch === tickLog.epoch ? 'outside_window' : 'other_epoch')
-    awaitingCursor.set(key, { since: Date.now(), position: after.position, sent, begin })
-    setTimeout(startCaughtUp, CURSOR_AHEAD_WAIT_MS + 1).unref()
-  }
-  const startCaughtUp = () => {
-    const now = Date.now()
-    for (const [key, waiting] of awaitingCursor) {
-      const reached = waiting.sent.position >= waiting.position
-      if (!reached && now - waiting.since < CURSOR_AHEAD_WAIT_MS) continue
-      awaitingCursor.delete(key)
-      begun(waiting.begin, reached ? 'recovered' : 'edge_behind')
-    }
-  }
-  /** Begins a decided resume, counted by how it was decided (venue_stream_resumes_total). */
-  const begun = (begin: (outcome: 'recover' | 'refuse') => void, how: 'recovered' | 'outside_window' | 'other_epoch' | 'edge_behind') => {
-    metrics.streamResumes.labels(how).inc()
-    begin(how === 'recovered' ? 'recover' : 'refuse')
-  }
   // `?heartbeat=`: one sweep for each protocol over the connections that asked, none per tick
   const socketHeartbeats = new IdleHeartbeats<StreamConnection>({
     activity: (connection) => laneOf(connection).published.changesOver(connection.filter),
@@ -202,7 +172,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       started()
     }
     if (after === undefined) return snapshot()
-    whenResumable(connection, after, lane.published, (outcome) => {
+    resumes.decide(connection, after, lane.published, (outcome) => {
       const socket = connection.socket
       if (!socket) return
       if (outcome === 'refuse') {
@@ -241,7 +211,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       live(0)
     }
     if (after === undefined) return snapshot()
-    whenResumable(connection, after, lane.published, (outcome) => {
+    resumes.decide(connection, after, lane.published, (outcome) => {
       if (!connection.open) return
       if (outcome === 'refuse') {
         sse.send(connection, 'resumed', undefined, resumedFrame(undefined))
@@ -337,7 +307,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
         // the snapshot is the first frame, even before the reply to a message sent straight after opening
         if (opening.has(connection)) start(connection)
         // a resume waiting for its cursor answers no message before its first frames
-        if (awaitingCursor.has(connection)) return
+        if (resumes.isWaiting(connection)) return
         if (message.byteLength > MAX_ANSWERED_MESSAGE_BYTES) {
           // past this ceiling a message is not worth a reply: the connection is closed with the reason
           return socket.end(1009, `message of ${message.byteLength} bytes; client messages are at most ${MAX_CLIENT_MESSAGE_BYTES} bytes`)
@@ -369,7 +339,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
     close(socket, code) {
       const connection = socket.getUserData()
       opening.delete(connection)
-      awaitingCursor.delete(connection)
+      resumes.cancel(connection)
       laneOf(connection).delivery.remove(connection)
       socketHeartbeats.unwatch(connection)
       connection.socket = undefined
@@ -423,7 +393,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
       const drained = await untilDrained([...everySocket()], config.STREAM_DRAIN_TIMEOUT_MS)
       const connections = [...opening, ...everySocket()]
       for (const connection of connections) connection.socket?.end(1001, 'going away')
-      for (const connection of awaitingCursor.keys()) (connection as Partial<StreamConnection>).socket?.end(1001, 'going away')
+      for (const connection of resumes.waitingConnections()) (connection as Partial<StreamConnection>).socket?.end(1001, 'going away')
       const eventStreams = lanes.all().reduce((ended, lane) => ended + lane.sse.endAll(), 0)
       log.info({ connections: connections.length, eventStreams, drained }, 'price stream closed')
     },
