@@ -5,6 +5,7 @@
 
 import { CompactRows } from './compact-rows.ts'
 import { reconnectDelayMs } from './reconnect-delay.ts'
+import { silenceWatch, type SilenceWatch } from './silence-watch.ts'
 import type { PriceRow, ServerFrame, StreamErrorCode } from './stream-frames.ts'
 import { TypedEmitter } from './typed-emitter.ts'
 
@@ -148,15 +149,13 @@ export class PriceStreamClient extends TypedEmitter<PriceStreamEvents> {
   /** with compact frames: each pair's static part, kept across reconnects for the ticks a resume replays */
   private readonly compactRows = new CompactRows()
   private closed = false
-  /** when the current connection was opened or last sent a frame, and the check that it is not silent */
-  private lastFrameAt = 0
-  private silenceCheck: ReturnType<typeof setInterval> | undefined
-  /** drops the current connection as silent */
-  private dropSilent: (() => void) | undefined
+  /** with `heartbeatSeconds`: drops a connection silent for twice the interval */
+  private readonly silence: SilenceWatch
 
   constructor(private readonly options: PriceStreamClientOptions) {
     super()
     this.pairs = options.pairs && new Set(options.pairs)
+    this.silence = silenceWatch(options.heartbeatSeconds)
   }
 
   /** at a fixed rate, a seq jump is ticks folded into the row */
@@ -165,16 +164,6 @@ export class PriceStreamClient extends TypedEmitter<PriceStreamEvents> {
   }
 
   start(): this {
-    const seconds = this.options.heartbeatSeconds
-    if (seconds !== undefined) {
-      // one check a few times per interval: a connection silent for twice the interval is taken for dead
-      this.silenceCheck = setInterval(
-        () => {
-          if (this.socket && Date.now() - this.lastFrameAt > 2 * seconds * 1000) this.dropSilent?.()
-        },
-        (seconds * 1000) / 4,
-      )
-    }
     this.connect()
     return this
   }
@@ -204,7 +193,7 @@ export class PriceStreamClient extends TypedEmitter<PriceStreamEvents> {
 
   async close(): Promise<void> {
     this.closed = true
-    clearInterval(this.silenceCheck)
+    this.silence.stop()
     clearTimeout(this.reconnectTimer)
     clearTimeout(this.recoveryCheck)
     const socket = this.socket
@@ -230,21 +219,15 @@ export class PriceStreamClient extends TypedEmitter<PriceStreamEvents> {
     let refusal: Refusal | undefined
     const socket = (this.options.openSocket ?? platformSocket)(url, (refused) => (refusal = refused))
     this.socket = socket
-    this.lastFrameAt = Date.now()
+    this.silence.opened(socket, () => closed(SILENT_CLOSE_CODE))
 
     socket.addEventListener('message', ({ data }) => {
       if (this.socket !== socket) return
-      this.lastFrameAt = Date.now()
+      this.silence.heard()
       this.receive(JSON.parse(String(data)) as ServerFrame)
     })
     socket.addEventListener('error', () => {}) // every failure also closes the socket, which decides what follows
     socket.addEventListener('close', ({ code }) => closed(code))
-    // a silent connection is given up at once: its closing handshake could take as long as the peer is gone
-    this.dropSilent = () => {
-      closed(SILENT_CLOSE_CODE)
-      if (socket.terminate) socket.terminate()
-      else socket.close()
-    }
     const closed = (code: number) => {
       if (this.socket !== socket) return
       this.socket = undefined

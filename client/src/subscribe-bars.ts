@@ -3,6 +3,7 @@
 
 import { platformSocket, type OpenSocket, type Refusal, type StreamSocket } from './price-stream-client.ts'
 import { reconnectDelayMs } from './reconnect-delay.ts'
+import { silenceWatch } from './silence-watch.ts'
 import type { CandleServerFrame } from './stream-frames.ts'
 
 /** A bar as TradingView's datafeed takes it: `time` in milliseconds. */
@@ -53,20 +54,8 @@ export function subscribeBars(
   let lastTime = -Infinity
   let stopped = false
   let timer: ReturnType<typeof setTimeout> | undefined
-  /** when the current connection was opened or last sent a frame, and how to drop it as silent */
-  let lastFrameAt = 0
-  let dropSilent: (() => void) | undefined
   const seconds = options.heartbeatSeconds
-  // one check a few times per interval: a connection silent for twice the interval is taken for dead
-  const silenceCheck =
-    seconds === undefined
-      ? undefined
-      : setInterval(
-          () => {
-            if (socket && Date.now() - lastFrameAt > 2 * seconds * 1000) dropSilent?.()
-          },
-          (seconds * 1000) / 4,
-        )
+  const silence = silenceWatch(seconds)
 
   const hand = ({ time, open, high, low, close }: Bar) => {
     if (time < lastTime) return
@@ -90,20 +79,14 @@ export function subscribeBars(
     let refusal: Refusal | undefined
     const opened = (options.openSocket ?? platformSocket)(url, (refused) => (refusal = refused))
     socket = opened
-    lastFrameAt = Date.now()
+    silence.opened(opened, () => closed())
     opened.addEventListener('message', ({ data }) => {
       if (socket !== opened) return
-      lastFrameAt = Date.now()
+      silence.heard()
       receive(JSON.parse(String(data)) as CandleServerFrame)
     })
     opened.addEventListener('error', () => {}) // every failure also closes the socket
     opened.addEventListener('close', () => closed())
-    // a silent connection is given up at once: its closing handshake could take as long as the peer is gone
-    dropSilent = () => {
-      closed()
-      if (opened.terminate) opened.terminate()
-      else opened.close()
-    }
     const closed = () => {
       if (socket !== opened) return
       socket = undefined
@@ -126,7 +109,7 @@ export function subscribeBars(
 
   return () => {
     stopped = true
-    clearInterval(silenceCheck)
+    silence.stop()
     clearTimeout(timer)
     socket?.close(1000, 'unsubscribed')
     socket = undefined
