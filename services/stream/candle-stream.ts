@@ -11,7 +11,7 @@ import type { MarketClock } from '../market-hours/market-clock.ts'
 import { CandleDelivery, type CandleEventStream, type CandleSocket } from './candle-delivery.ts'
 import { candleFrame, candleSnapshotFrame } from './candle-frames.ts'
 import { parseCandleQuery } from './candle-query.ts'
-import { compressOptions } from './compression.ts'
+import { streamSocketSettings } from './socket-settings.ts'
 import type { StreamConfig } from './config.ts'
 import { asksForEvents, openEventStream, UPGRADE_REQUIRED, type EventStreamChecks } from './event-stream-route.ts'
 import { IdleHeartbeats } from './idle-heartbeat.ts'
@@ -150,13 +150,9 @@ export function startCandleStream(options: CandleStreamOptions): CandleStream {
       abandon: (connection) => gate.release(connection.budgetKey),
     },
     {
-      compression: compressOptions(config.STREAM_COMPRESSION),
-      maxPayloadLength: MAX_RECEIVED_MESSAGE_BYTES,
+      ...streamSocketSettings(config, MAX_RECEIVED_MESSAGE_BYTES),
       idleTimeout: IDLE_TIMEOUT_SECONDS,
       sendPingsAutomatically: true,
-      // a backstop only, as on the price stream: frames stop at the slow-client limit
-      maxBackpressure: 2 * config.STREAM_SLOW_CLIENT_BYTES,
-      closeOnBackpressureLimit: 1,
 
       open(socket) {
         const connection = socket.getUserData()
