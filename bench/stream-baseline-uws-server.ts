@@ -13,6 +13,7 @@ import { PAIRS, pairBySymbol } from '../schemas/pairs.ts'
 import { loadNativeUws } from '../services/http/native-uws.ts'
 import { TickFrameWriter, snapshotFrame } from '../services/stream/frames.ts'
 import { PublishedTicks } from '../services/stream/published-ticks.ts'
+import { nextWindowEnd } from '../services/stream/rate-window.ts'
 
 const [natsUrl, namespace, port, window] = [process.argv[2]!, process.argv[3]!, Number(process.argv[4]), process.argv[5]]
 const names = busNames(namespace)
@@ -47,7 +48,7 @@ if (window !== undefined) {
     throw new Error(`a window is <ms>:per-pair or <ms>:one-frame, not ${window}`)
   const latest = new Map<number, { seq: number; row: Buffer }>()
   take = (pairId, seq, row) => void latest.set(pairId, { seq, row })
-  setInterval(() => {
+  const endWindow = () => {
     const ticks = [...latest.values()]
     latest.clear()
     if (ticks.length === 0) return
@@ -61,7 +62,14 @@ if (window !== undefined) {
           WINDOW_TAIL,
         ]),
       )
-  }, Number(windowMs))
+  }
+  // windows end where the edge's do: on multiples of their length in wall-clock time
+  const endAt = (at: number) =>
+    setTimeout(() => {
+      endWindow()
+      endAt(nextWindowEnd(Number(windowMs), Date.now(), at))
+    }, at - Date.now())
+  endAt(nextWindowEnd(Number(windowMs), Date.now()))
 }
 
 const nc = await connect({ servers: natsUrl, name: 'stream-bench-baseline' })

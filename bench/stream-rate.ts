@@ -3,10 +3,10 @@
 // `rate=...` added to every connection's query. The edge is pinned to CPU 0, the client and this process (the
 // publisher, round-robin over every pair) to CPU 1.
 //
-// Latency is from this process publishing a tick to the client reading the row, so at a fixed rate it includes the
-// row's wait for its window's end; the row sent is its pair's latest of the window, so at R ticks/s over P pairs
-// that wait is at most P/R s (2,500 ticks/s over 83 pairs: 33 ms) and p99 minus that bounds the time from the
-// window's end to the client. Seq jumps at a fixed rate are the ticks folded, not losses.
+// Latency is from this process publishing a tick to the client reading the row at real time, and at a fixed rate
+// from the end of the window the tick was published in (windows end on multiples of their length in wall-clock
+// time, the edge's and the bare server's alike; a tick that reached the server after the boundary went out a
+// window later, so the figure errs long, never short). Seq jumps at a fixed rate are the ticks folded, not losses.
 // With --shapes, the bare uWebSockets.js baseline (bench/stream-baseline-uws-server.ts) plays each fixed rate
 // too, once sending a window as one frame per pair (the service's shape) and once as one frame holding every
 // changed pair: what the two shapes cost uWS with nothing else running (the load client counts no ticks in the
@@ -21,7 +21,7 @@ import { spawnSync } from 'node:child_process'
 import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
 import { PAIRS } from '../schemas/pairs.ts'
 import { STREAM_RATES } from '../schemas/stream.ts'
-import { windowMsOf } from '../services/stream/stream-rate.ts'
+import { windowMsOf, type FixedRate } from '../services/stream/stream-rate.ts'
 import { loadAverage } from '../loadtest/cpu-meter.ts'
 import { buildLoadClient } from '../loadtest/native-stream-client.ts'
 import { NativeStreamSession } from '../loadtest/native-stream-load.ts'
@@ -87,6 +87,8 @@ const rows: Row[] = []
 
 /** One run on a fresh server: `clients` all-pairs connections (asking the edge for `streamRate` in `format`), one measured window. */
 async function measure(streamRate: string, run: number, server: StreamServer, format: 'full' | 'compact' = 'full'): Promise<Row> {
+  // at a fixed rate, latency is from the end of the window a row was published in (windows end on multiples of it)
+  const fixedWindowMs = streamRate === 'real_time' ? undefined : windowMsOf(streamRate as FixedRate)
   try {
     const session = await NativeStreamSession.open({
       target: `http://127.0.0.1:${server.port}`,
@@ -99,6 +101,7 @@ async function measure(streamRate: string, run: number, server: StreamServer, fo
       namespace: server.namespace,
       format,
       rows: rowsStamped,
+      windowMs: fixedWindowMs,
     })
     try {
       progress(`${streamRate}, ${format}, run ${run}: ${clients} clients at ${ticksPerSecond} ticks/s`)
@@ -123,6 +126,7 @@ async function measure(streamRate: string, run: number, server: StreamServer, fo
         'offered ticks/s': ticksPerSecond,
         'delivered msg/s': totals.deliveredPerSecond,
         'server CPU % of a core': cpuPercent,
+        'latency from': fixedWindowMs === undefined ? 'publish' : 'window end',
         'p50 ms': result.latency.p50Ms,
         'p99 ms': result.latency.p99Ms,
         'max ms': result.latency.maxMs,

@@ -80,6 +80,11 @@ export interface LoadClientOptions {
   format?: 'full' | 'compact'
   /** with resume: `latest` asks for each pair's latest tick only (&replay=latest) */
   replay?: 'all' | 'latest'
+  /**
+   * the connections' fixed-rate window (`rate=fixed_rate@<n>ms` in `query`): latency is then from the end of the
+   * window a row was stamped in (the edge's windows end on multiples of it in wall-clock time), not from the stamp
+   */
+  windowMs?: number
   /** handshakes under way at once (default 200) */
   inflight?: number
   seed?: number
@@ -108,6 +113,7 @@ export class LoadClient {
       `--resume=${options.resume ? 1 : 0}`,
       `--format=${options.format ?? 'full'}`,
       `--replay=${options.replay ?? 'all'}`,
+      ...(options.windowMs ? [`--window-ms=${options.windowMs}`] : []),
       `--seed=${options.seed ?? 1}`,
       '--origin=http://bench',
       '--quickack=1',

@@ -38,6 +38,8 @@ export interface NativeStreamOptions {
   format?: 'full' | 'compact'
   /** how the published rows carry their stamp (default trailing; compact frames need in-row) */
   rows?: StampedRows
+  /** the connections' fixed-rate window: latency is then from the end of the window a row was stamped in */
+  windowMs?: number
 }
 
 export interface NativeStreamStep {
@@ -118,6 +120,7 @@ export class NativeStreamSession {
           seed: group + 1,
           cpus: options.cpus,
           format: options.format,
+          windowMs: options.windowMs,
         }),
     )
     try {

@@ -25,7 +25,8 @@
 // ticks folded, and the seq jumps after it are those ticks.
 // --query=K=V&.. adds parameters to every connection's query, after its pairs (rate=fixed_rate@200ms,
 // heartbeat=5); with either format. At a fixed rate the seq jumps it counts are the ticks folded into a row, not
-// losses; heartbeat frames are counted as bytes only.
+// losses; heartbeat frames are counted as bytes only. With --window-ms=W (the fixed rate's window) latency is
+// from the end of the window the row's stamp fell in, the edge's windows ending on multiples of W in wall-clock time.
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -79,6 +80,7 @@ static struct {
   int resume;
   int compact;
   int replay_latest;
+  uint64_t window_us; /* --window-ms: latency from the end of the window a row was stamped in (the edge's fixed rate) */
   unsigned seed;
 } opt = {.count = 100, .inflight = 200, .port_count = 0, .first_port_share = 100, .pairs = "all", .origin = "http://localhost", .query = "", .seed = 1};
 
@@ -276,6 +278,21 @@ static void read_snapshot(conn_t *c, const unsigned char *p, const unsigned char
 /* added to a stamp so that its 16 digits never start with 0 (JSON numbers have no leading zeros) */
 #define STAMP_OFFSET_US 1000000000000000ULL
 
+/* CLOCK_REALTIME minus CLOCK_MONOTONIC in µs, taken at start: where a stamp falls in wall-clock time */
+static int64_t realtime_offset_us;
+
+/* The latency of a row stamped `stamp` (CLOCK_MONOTONIC µs, offset removed), read at `now`: from the stamp, or with
+   --window-ms from the end of the window the stamp fell in. The edge's windows end on multiples of their length
+   in wall-clock time; a row that reached the edge after the boundary went out a window later, so this errs long,
+   never short. */
+static void record_stamp(uint64_t stamp, uint64_t now) {
+  if (opt.window_us) {
+    uint64_t wall = (uint64_t)((int64_t)stamp + realtime_offset_us);
+    stamp = (uint64_t)((int64_t)((wall + opt.window_us - 1) / opt.window_us * opt.window_us) - realtime_offset_us);
+  }
+  record_latency((int64_t)now - (int64_t)stamp);
+}
+
 /* A frame's trailing ,"cursor":"<cursor>"} (connections that asked for cursors): kept as the connection's
    resume point; returns where the frame would end without it. */
 static const unsigned char *take_cursor(conn_t *c, const unsigned char *p, const unsigned char *end) {
@@ -300,7 +317,7 @@ static void count_seq(conn_t *c, int pair, uint32_t seq) {
 /* A stamp written as a number at `at` (10^15 or more), if it is one. */
 static void latency_from_number(const unsigned char *at, uint64_t now) {
   uint64_t stamp = strtoull((const char *)at, NULL, 10);
-  if (stamp >= STAMP_OFFSET_US) record_latency((int64_t)now - (int64_t)(stamp - STAMP_OFFSET_US));
+  if (stamp >= STAMP_OFFSET_US) record_stamp(stamp - STAMP_OFFSET_US, now);
 }
 
 #define TOGGLE_FIELD "\"secondsToToggleIsDayTradingClosed\":"
@@ -319,7 +336,7 @@ static void read_tick(conn_t *c, const unsigned char *p, const unsigned char *en
   if (end - p > 24 && memcmp(end - 22, "\"t\":", 4) == 0) {
     uint64_t stamp = 0;
     for (const unsigned char *d = end - 18; d < end - 2; d++) stamp = stamp * 10 + (uint64_t)(*d - '0');
-    record_latency((int64_t)now - (int64_t)(stamp - STAMP_OFFSET_US));
+    record_stamp(stamp - STAMP_OFFSET_US, now);
   } else {
     const unsigned char *toggle = memmem(p, (size_t)(end - p), TOGGLE_FIELD, sizeof TOGGLE_FIELD - 1);
     if (toggle) latency_from_number(toggle + sizeof TOGGLE_FIELD - 1, now);
@@ -512,16 +529,20 @@ int main(int argc, char **argv) {
     else if (!strncmp(argv[a], "--resume=", 9)) opt.resume = atoi(v);
     else if (!strncmp(argv[a], "--format=", 9)) opt.compact = !strcmp(v, "compact");
     else if (!strncmp(argv[a], "--replay=", 9)) opt.replay_latest = !strcmp(v, "latest");
+    else if (!strncmp(argv[a], "--window-ms=", 12)) opt.window_us = strtoull(v, NULL, 10) * 1000u;
     else if (!strncmp(argv[a], "--reconnect=", 12))
       opt.reconnect = !strcmp(v, "backoff") ? RECONNECT_BACKOFF : !strcmp(v, "at-once") ? RECONNECT_AT_ONCE : RECONNECT_NEVER;
   }
   if (opt.port_count == 0 || opt.count <= 0) {
     fprintf(stderr, "usage: stream-client --n=N --ports=P[,P2] [--first-port-share=PCT] [--sources=A,B] [--pairs=all|rand:K|A,B]\n"
                     "  [--all-pairs-share=PCT] [--symbols=A,B] [--origin=URL] [--query=K=V&..] [--inflight=N] [--reconnect=never|at-once|backoff] [--seed=S]\n"
-                    "  [--resume=0|1] [--format=full|compact] [--replay=all|latest]\n");
+                    "  [--resume=0|1] [--format=full|compact] [--replay=all|latest] [--window-ms=W]\n");
     return 2;
   }
   srand(opt.seed);
+  struct timespec realtime;
+  clock_gettime(CLOCK_REALTIME, &realtime);
+  realtime_offset_us = (int64_t)((uint64_t)realtime.tv_sec * 1000000u + (uint64_t)realtime.tv_nsec / 1000u) - (int64_t)now_us();
   conns = calloc((size_t)opt.count, sizeof *conns);
   uint32_t *seq_table = malloc((size_t)opt.count * (size_t)(symbol_count ? symbol_count : 1) * sizeof *seq_table);
   if (!conns || !seq_table) return 1;

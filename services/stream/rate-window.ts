@@ -44,7 +44,15 @@ export class RateWindow {
       if (row) this.sent.record(pairId, published.seq[pairId]!, row, published.position)
     }
     this.sent.position = published.position
-    this.timer = setInterval(() => this.endWindow(), this.options.windowMs)
+    this.endAt(nextWindowEnd(this.options.windowMs, Date.now()))
+  }
+
+  private endAt(at: number): void {
+    this.timer = setTimeout(() => {
+      this.endWindow()
+      if (this.timer === undefined) return // stopped meanwhile
+      this.endAt(nextWindowEnd(this.options.windowMs, Date.now(), at))
+    }, at - Date.now())
     this.timer.unref()
   }
 
@@ -57,7 +65,8 @@ export class RateWindow {
   }
 
   stop(): void {
-    clearInterval(this.timer)
+    clearTimeout(this.timer)
+    this.timer = undefined
   }
 
   /** Sends each changed pair's latest row, in position order, and records it as sent. */
@@ -76,4 +85,15 @@ export class RateWindow {
     }
     this.options.ended()
   }
+}
+
+/**
+ * When the window open at `now` ends. Windows end on multiples of their length in wall-clock time, every edge's at
+ * the same instants, so a client knows when the window of a row ended: the first at or after `now` at the start,
+ * then the one after `previousEnd`, or, for a process too late for that one, the first after `now` (the late
+ * window's rows go out there, folded with the next's).
+ */
+export function nextWindowEnd(windowMs: number, now: number, previousEnd?: number): number {
+  if (previousEnd === undefined) return Math.ceil(now / windowMs) * windowMs
+  return Math.max(previousEnd + windowMs, (Math.floor(now / windowMs) + 1) * windowMs)
 }
