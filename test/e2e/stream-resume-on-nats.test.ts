@@ -26,6 +26,11 @@ t.teardown(() => nats.dispose())
 const FILTER = RESUME_FILTER
 /** 3 s of ticks at 100 a second, two thirds of them of the filter's pairs */
 const AWAY_TICKS = 300
+/**
+ * A hang detector for ticks to arrive: the slowest seen was 7.2 s (a resumed connection's 200 replayed ticks, in a
+ * warm CI run on a slower machine of the kind), and 30 s keeps more than 3 times that.
+ */
+const TICKS_DEADLINE_MS = 30_000
 
 async function publisherOn(t: Test, namespace: string): Promise<{ bus: PriceBus; publish(count: number): void }> {
   const bus = await natsPriceBus({ servers: nats.url, namespace, name: 'e2e-publisher', publishes: true, logger: silentLogger() })
@@ -46,7 +51,7 @@ async function resumeLikeControl(
   const expected = ticksAfterCursor(control.frames.items, cursor)
   const back = await openRawFrames(`${url}?${FILTER}&from=${cursor}`)
   t.teardown(() => back.socket.terminate())
-  await untilTicks(back.frames, expected.length, 0, 20_000)
+  await untilTicks(back.frames, expected.length, 0, TICKS_DEADLINE_MS)
   const problems: string[] = []
   const first = JSON.stringify(back.frames.items[0]!.json)
   if (first !== JSON.stringify({ type: 'resumed', recovered: true, cursor })) problems.push(`first frame ${first}`)
@@ -86,14 +91,14 @@ t.test('across two edge processes on one port (EDGE_WORKERS=2): every resume rec
   t.equal(establishedByPid(port).size, 2, 'the connections are spread over both processes')
 
   publisher.publish(30)
-  await Promise.all([control, ...leaving].map((client) => untilTicks(client.frames, 20, 0, 20_000)))
+  await Promise.all([control, ...leaving].map((client) => untilTicks(client.frames, 20, 0, TICKS_DEADLINE_MS)))
   const cursors = leaving.map((client) => client.frames.items.at(-1)!.json.cursor as string)
   t.equal(new Set(cursors).size, 1, 'both processes give the same tick the same cursor')
   await Promise.all(leaving.map((client) => client.close()))
 
   const controlBefore = ticksOf(control)
   publisher.publish(AWAY_TICKS)
-  await untilTicks(control.frames, controlBefore + AWAY_TICKS * (2 / 3), 0, 20_000)
+  await untilTicks(control.frames, controlBefore + AWAY_TICKS * (2 / 3), 0, TICKS_DEADLINE_MS)
 
   // the kernel spreads connections over the two processes by a hash of their addresses, so 8 may all land on
   // one: resumes go on (64 at most) until both processes hold connections, each checked the same way
@@ -126,7 +131,7 @@ t.test(
     const leaving = await openRawFrames(`${restartedUrl}?${FILTER}&cursor=true`)
     await Promise.all([control, leaving].map((client) => client.frames.waitFor((frame) => frame.json.type === 'snapshot', 'snapshot')))
     publisher.publish(30)
-    await Promise.all([control, leaving].map((client) => untilTicks(client.frames, 20, 0, 20_000)))
+    await Promise.all([control, leaving].map((client) => untilTicks(client.frames, 20, 0, TICKS_DEADLINE_MS)))
     const cursor = leaving.frames.items.at(-1)!.json.cursor as string
     t.equal(control.frames.items.at(-1)!.json.cursor, cursor, 'both edges give the tick the same cursor')
 
@@ -134,7 +139,7 @@ t.test(
     await leaving.close().catch(() => undefined)
     const controlBefore = ticksOf(control)
     publisher.publish(AWAY_TICKS)
-    await untilTicks(control.frames, controlBefore + AWAY_TICKS * (2 / 3), 0, 20_000)
+    await untilTicks(control.frames, controlBefore + AWAY_TICKS * (2 / 3), 0, TICKS_DEADLINE_MS)
     restarted = start(['edge'], { PORT: String(restartedPort) })
     await restarted.waitForLog('edge listening')
 
@@ -142,8 +147,8 @@ t.test(
     const backBefore = ticksOf(back)
     const controlNow = ticksOf(control)
     publisher.publish(3)
-    await untilTicks(back.frames, backBefore + 2, 0, 20_000)
-    await untilTicks(control.frames, controlNow + 2, 0, 20_000)
+    await untilTicks(back.frames, backBefore + 2, 0, TICKS_DEADLINE_MS)
+    await untilTicks(control.frames, controlNow + 2, 0, TICKS_DEADLINE_MS)
     t.same(
       back.frames.items.slice(-2).map((frame) => frame.text),
       control.frames.items.slice(-2).map((frame) => frame.text),

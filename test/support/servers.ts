@@ -3,7 +3,7 @@
 
 import type { ChildProcess } from 'node:child_process'
 import { spawnTiedToParent } from '../../deploy/devnet/child-process.ts'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -20,15 +20,36 @@ export interface RunningServer {
   dispose(): Promise<void>
 }
 
+/**
+ * A port nothing listens on now on 127.0.0.1, for a server to bind next. It is drawn from below the kernel's
+ * ephemeral range (net.ipv4.ip_local_port_range), never from it: a port of that range can become the local port
+ * of any outgoing connection on the machine (a load test opens thousands) before the server binds it, and the
+ * server then cannot listen. A draw from some 12,000 ports seldom meets another file's draw in that moment.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  const { low, high } = testPortRange()
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low + 1))
+    if (await canListen(port)) return port
+  }
+  throw new Error(`no free port between ${low} and ${high} after 100 draws`)
+}
+
+/** The ports below the ephemeral range, above the well-known ones (about 20000-32767 with Linux's default range). */
+function testPortRange(): { low: number; high: number } {
+  const ephemeralLow = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0])
+  const high = ephemeralLow - 1
+  if (!Number.isInteger(high) || high < 2048)
+    throw new Error(`the ephemeral port range starts at ${ephemeralLow}: no room below it for test ports`)
+  return { low: Math.max(1024, high - 12_767), high }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer()
     server.unref()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
-    })
+    server.once('error', () => resolve(false))
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
   })
 }
 
