@@ -34,9 +34,12 @@ export function silenceWatch(heartbeatSeconds: number | undefined): SilenceWatch
   }
   let check: ReturnType<typeof setInterval> | undefined
   const watch = (seconds: number) =>
-    setInterval(() => {
-      if (current && current.socket.readyState !== CLOSED && Date.now() - lastFrameAt > 2 * seconds * 1000) drop(current)
-    }, (seconds * 1000) / 4)
+    setInterval(
+      () => {
+        if (current && current.socket.readyState !== CLOSED && Date.now() - lastFrameAt > 2 * seconds * 1000) drop(current)
+      },
+      (seconds * 1000) / 4,
+    )
   return {
     opened(socket, dropped) {
       if (heartbeatSeconds !== undefined) check ??= watch(heartbeatSeconds)
