@@ -13,7 +13,7 @@ import { PAIRS, pairBySymbol } from '../schemas/pairs.ts'
 import { loadNativeUws } from '../services/http/native-uws.ts'
 import { TickFrameWriter, snapshotFrame } from '../services/stream/frames.ts'
 import { PublishedTicks } from '../services/stream/published-ticks.ts'
-import { nextWindowEnd } from '../services/stream/rate-window.ts'
+import { atWindowEnds } from '../services/stream/rate-window.ts'
 
 const [natsUrl, namespace, port, window] = [process.argv[2]!, process.argv[3]!, Number(process.argv[4]), process.argv[5]]
 const names = busNames(namespace)
@@ -64,12 +64,7 @@ if (window !== undefined) {
       )
   }
   // windows end where the edge's do: on multiples of their length in wall-clock time
-  const endAt = (at: number) =>
-    setTimeout(() => {
-      endWindow()
-      endAt(nextWindowEnd(Number(windowMs), Date.now(), at))
-    }, at - Date.now())
-  endAt(nextWindowEnd(Number(windowMs), Date.now()))
+  atWindowEnds(Number(windowMs), endWindow)
 }
 
 const nc = await connect({ servers: natsUrl, name: 'stream-bench-baseline' })

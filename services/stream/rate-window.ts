@@ -32,7 +32,7 @@ export class RateWindow {
   /** per pair: ticks this edge never received, before the pending row */
   private readonly lost = new Float64Array(PAIRS.length)
   private changed: number[] = []
-  private timer: NodeJS.Timeout | undefined
+  private windows: { stop(): void } | undefined
 
   constructor(private readonly options: RateWindowOptions) {}
 
@@ -44,16 +44,7 @@ export class RateWindow {
       if (row) this.sent.record(pairId, published.seq[pairId]!, row, published.position)
     }
     this.sent.position = published.position
-    this.endAt(nextWindowEnd(this.options.windowMs, Date.now()))
-  }
-
-  private endAt(at: number): void {
-    this.timer = setTimeout(() => {
-      this.endWindow()
-      if (this.timer === undefined) return // stopped meanwhile
-      this.endAt(nextWindowEnd(this.options.windowMs, Date.now(), at))
-    }, at - Date.now())
-    this.timer.unref()
+    this.windows = atWindowEnds(this.options.windowMs, () => this.endWindow())
   }
 
   /** A tick fan-out delivered (as `FanOutOptions.deliver` has it). */
@@ -65,8 +56,7 @@ export class RateWindow {
   }
 
   stop(): void {
-    clearTimeout(this.timer)
-    this.timer = undefined
+    this.windows?.stop()
   }
 
   /** Sends each changed pair's latest row, in position order, and records it as sent. */
@@ -96,4 +86,23 @@ export class RateWindow {
 export function nextWindowEnd(windowMs: number, now: number, previousEnd?: number): number {
   if (previousEnd === undefined) return Math.ceil(now / windowMs) * windowMs
   return Math.max(previousEnd + windowMs, (Math.floor(now / windowMs) + 1) * windowMs)
+}
+
+/** Calls `end` at every window end (`nextWindowEnd`) until stopped, on a timer that does not keep the process up. */
+export function atWindowEnds(windowMs: number, end: () => void): { stop(): void } {
+  let timer: NodeJS.Timeout | undefined
+  const endAt = (at: number) => {
+    timer = setTimeout(() => {
+      end()
+      if (timer !== undefined) endAt(nextWindowEnd(windowMs, Date.now(), at))
+    }, at - Date.now())
+    timer.unref()
+  }
+  endAt(nextWindowEnd(windowMs, Date.now()))
+  return {
+    stop() {
+      clearTimeout(timer)
+      timer = undefined
+    },
+  }
 }
