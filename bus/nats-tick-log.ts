@@ -4,7 +4,15 @@
 // and from the latest-row bucket (a pair quiet for longer than the window has its last tick there only).
 // The stream's creation time is the epoch: a stream deleted and made again numbers afresh, and cursors of the
 // old one are recognisably foreign.
-import { DeliverPolicy, jetstream, jetstreamManager, StorageType, type ConsumerMessages, type JetStreamManager } from '@nats-io/jetstream'
+import {
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  StorageType,
+  type ConsumerMessages,
+  type JetStreamManager,
+  type StreamInfo,
+} from '@nats-io/jetstream'
 import { delay, headers, millis, nanos, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node'
 import { PAIRS } from '../schemas/pairs.ts'
 import type { TickLog } from './price-bus.ts'
@@ -43,7 +51,7 @@ export async function openTickStream(
 ): Promise<{ epoch: string; windowSeconds: number }> {
   // jetstreamManager asks the server for the account's JetStream first: that request is retried too
   const jsm = await retriedAtStart(() => jetstreamManager(nc))
-  const info = await retriedAtStart(() =>
+  await retriedAtStart(() =>
     jsm.streams.info(names.tickStream).catch(() =>
       jsm.streams.add({
         name: names.tickStream,
@@ -54,7 +62,30 @@ export async function openTickStream(
       }),
     ),
   )
+  const info = await settledStreamInfo(jsm, names.tickStream)
   return { epoch: Date.parse(info.created).toString(36), windowSeconds: millis(info.config.max_age) / 1000 }
+}
+
+/** How young a clustered stream is when its creation time is read twice before it is taken as the epoch. */
+const YOUNG_STREAM_MS = 10_000
+/** How long apart the two reads are: the transient answers seen ended within about 0.5 s of the creation. */
+const SETTLE_MS = 500
+
+/**
+ * The stream's info, its creation time settled. On one server a stream is made in one step. On a cluster
+ * (nats-server 2.9), when processes add the stream at once, an answer just after can carry a creation time other
+ * than the one the stream keeps (seen 7 to 324 ms off; 21 ms in a cluster run, where that edge's cursors were then
+ * foreign to the other edge). A young clustered stream is read again until two reads agree.
+ */
+async function settledStreamInfo(jsm: JetStreamManager, name: string): Promise<StreamInfo> {
+  let info = await retriedAtStart(() => jsm.streams.info(name))
+  while (info.cluster !== undefined && Date.now() - Date.parse(info.created) < YOUNG_STREAM_MS) {
+    await delay(SETTLE_MS)
+    const again = await retriedAtStart(() => jsm.streams.info(name))
+    if (again.created === info.created) break
+    info = again
+  }
+  return info
 }
 
 /** The numbered ticks as the tick stream holds them, read with an ordered consumer. */

@@ -137,6 +137,33 @@ function startNatsOn(port: number): Promise<RunningServer> {
   })
 }
 
+/**
+ * A JetStream cluster of `size` nats-servers on loopback, routed to each other (what the cluster run deploys, without
+ * namespaces): for behaviour a single server does not show, such as a clustered stream's metadata. The servers are
+ * up when this resolves; JetStream elects its meta leader a few seconds later (the bus's start requests retry).
+ */
+export async function startNatsCluster(size: number): Promise<RunningServer[]> {
+  const nodes = []
+  for (let index = 0; index < size; index++) nodes.push({ port: await freePort(), routePort: await freePort() })
+  const routes = nodes.map(({ routePort }) => `nats://127.0.0.1:${routePort}`).join(',')
+  return Promise.all(
+    nodes.map(({ port, routePort }, index) => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'nats-cluster-test-'))
+      return supervise({
+        binary: findBinary('nats-server'),
+        args: [
+          ...['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dataDir, '--server_name', `n${index + 1}`],
+          ...['--cluster_name', 'test', '--cluster', `nats://127.0.0.1:${routePort}`, '--routes', routes],
+        ],
+        readyLine: /Server is ready/,
+        url: `nats://127.0.0.1:${port}`,
+        port,
+        dataDir,
+      })
+    }),
+  )
+}
+
 /** redis-server with an append-only file synced on every write, so even a killed server keeps what was written (queued jobs). */
 /** `password` makes the server require it (requirepass), for tests of credential handling. */
 export function startRedis(options: { password?: string } = {}): Promise<RunningServer> {
