@@ -5,7 +5,7 @@
 
 import { CompactRows } from './compact-rows.ts'
 import { reconnectDelayMs } from './reconnect-delay.ts'
-import { silenceWatch, type SilenceWatch } from './silence-watch.ts'
+import { CLOSED, silenceWatch, type SilenceWatch } from './silence-watch.ts'
 import type { PriceRow, ServerFrame, StreamErrorCode } from './stream-frames.ts'
 import { TypedEmitter } from './typed-emitter.ts'
 
@@ -30,7 +30,6 @@ export interface Refusal {
 export type OpenSocket = (url: URL, onRefused: (refusal: Refusal) => void) => StreamSocket
 
 const OPEN = 1
-const CLOSED = 3
 /** the code `disconnected` reports for a connection dropped as silent: abnormal closure, as for a lost connection */
 export const SILENT_CLOSE_CODE = 1006
 

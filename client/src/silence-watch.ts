@@ -8,7 +8,8 @@ export interface WatchedSocket {
   terminate?(): void
 }
 
-const CLOSED = 3
+/** WebSocket's readyState once closed: the standard's constant, which Node's `ws` shares */
+export const CLOSED = 3
 
 export interface SilenceWatch {
   /** a new connection: its silence counts from now; `dropped` runs just before a silent one is dropped */
