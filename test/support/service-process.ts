@@ -190,7 +190,7 @@ export function startServiceProcess(
     },
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM')
-      return withDeadline(exited, 15_000, 'process exit')
+      return withDeadline(exited, 20_000, 'process exit')
     },
   }
 }
