@@ -7,6 +7,7 @@ import type { Logger } from '../kit/logger.ts'
 import { throttledWarning } from '../kit/throttled-warning.ts'
 import { DEFAULT_RESUME_WINDOW_SECONDS, type PriceBus } from './price-bus.ts'
 import { natsTickSubscriptions } from './nats-tick-subscriptions.ts'
+import { natsTickIntake } from './nats-tick-intake.ts'
 import { busNames } from './subjects.ts'
 import { resilientConnectionOptions } from './nats-connection-options.ts'
 import { PAIRS } from '../schemas/pairs.ts'
@@ -54,6 +55,13 @@ export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceB
     windowSeconds: options.resumeWindowSeconds ?? DEFAULT_RESUME_WINDOW_SECONDS,
     replicas: options.tickStreamReplicas ?? options.bucketReplicas ?? 1,
   })
+  // without republish (a stream made before it, on a server before 2.10) the followers read the stream themselves
+  const intake = tickStream.republishes ? natsTickIntake(nc, names, log) : undefined
+  if (!intake)
+    log.warn(
+      { tickStream: names.tickStream },
+      'the tick stream does not republish the ticks it stores (a server before 2.10 cannot add that to an existing stream): this process takes each tick twice, on its subject and from the stream; recreate the stream to take it once',
+    )
   const numbering = tickNumbering(options.publishes ? await retriedAtStart(() => latestSeqs(nc, names)) : new Map<string, number>())
   const connection = watchConnection(nc, log)
   const latestWriter = coalescingLatestWriter(jetstream(nc), names.latestRowSubject, options.latestWriteIntervalMs ?? 250, log)
@@ -62,6 +70,7 @@ export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceB
     'connected to NATS',
   )
   const tickSubjects = new Map<string, string>()
+  const tickLog = natsTickLog(nc, names, tickStream)
 
   return {
     kind: 'nats',
@@ -72,8 +81,8 @@ export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceB
       nc.publish(subject, row, { headers: header })
       latestWriter.record(pair, row, header)
     },
-    tickLog: natsTickLog(nc, names, tickStream),
-    subscribeTicks: natsTickSubscriptions(nc, names, log),
+    tickLog: intake ? { ...tickLog, follow: intake.follow } : tickLog,
+    subscribeTicks: natsTickSubscriptions(nc, names, log, intake),
     async readLatest() {
       // one direct get per listed pair: any of the bucket's replicas answers it, where listing the keys would
       // make a consumer, which needs the bucket's leader and the cluster's meta leader (both missing for a while

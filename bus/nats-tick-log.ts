@@ -16,6 +16,7 @@ import {
 import { delay, headers, millis, nanos, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node'
 import { PAIRS } from '../schemas/pairs.ts'
 import type { TickLog } from './price-bus.ts'
+import type { ReadPositions } from './position-order.ts'
 import type { BusNames } from './subjects.ts'
 import { retriedAtStart } from '../kit/retried-at-start.ts'
 
@@ -23,7 +24,7 @@ import { retriedAtStart } from '../kit/retried-at-start.ts'
 export const SEQ_HEADER = 'Price-Seq'
 
 /** how long a consumer that failed waits before it is made again */
-const CONSUMER_RETRY_MS = 500
+export const CONSUMER_RETRY_MS = 500
 /**
  * Ticks asked for per pull (nats.js's default is 100, pulled again once 75 are pending: a pull request every 25
  * ticks, a third of the consumer's client cost at 2,500 ticks/s). A thousand rows are about 0.5 MB held.
@@ -43,12 +44,21 @@ export interface TickStreamOptions {
   replicas: number
 }
 
-/** Opens the tick stream, creating it when it does not exist (an existing one keeps its own settings). */
-export async function openTickStream(
-  nc: NatsConnection,
-  names: BusNames,
-  options: TickStreamOptions,
-): Promise<{ epoch: string; windowSeconds: number }> {
+export interface TickStream {
+  /** the stream's creation time, base 36 */
+  epoch: string
+  windowSeconds: number
+  /** the stream republishes each tick it stores with its position, for the processes' tick intake */
+  republishes: boolean
+}
+
+/**
+ * Opens the tick stream, creating it when it does not exist (an existing one keeps its own settings), and has it
+ * republish each tick it stores on the numbered subjects. A server before 2.10 refuses to add that to an existing
+ * stream (it can only be set at creation there): such a stream is followed with a consumer instead.
+ */
+export async function openTickStream(nc: NatsConnection, names: BusNames, options: TickStreamOptions): Promise<TickStream> {
+  const republish = { src: names.allTicks, dest: names.numberedTickDestination }
   // jetstreamManager asks the server for the account's JetStream first: that request is retried too
   const jsm = await retriedAtStart(() => jetstreamManager(nc))
   await retriedAtStart(() =>
@@ -59,11 +69,19 @@ export async function openTickStream(
         max_age: nanos(options.windowSeconds * 1000),
         storage: StorageType.File,
         num_replicas: options.replicas,
+        republish,
       }),
     ),
   )
-  const info = await settledStreamInfo(jsm, names.tickStream)
-  return { epoch: Date.parse(info.created).toString(36), windowSeconds: millis(info.config.max_age) / 1000 }
+  let info = await settledStreamInfo(jsm, names.tickStream)
+  // an update keeps the stream's creation time, and with it the epoch
+  if (info.config.republish === undefined)
+    info = await jsm.streams.update(names.tickStream, { ...info.config, republish }).catch(() => info)
+  return {
+    epoch: Date.parse(info.created).toString(36),
+    windowSeconds: millis(info.config.max_age) / 1000,
+    republishes: info.config.republish?.dest === republish.dest,
+  }
 }
 
 /** How young a clustered stream is when its creation time is read twice before it is taken as the epoch. */
@@ -88,7 +106,38 @@ async function settledStreamInfo(jsm: JetStreamManager, name: string): Promise<S
   return info
 }
 
-/** The numbered ticks as the tick stream holds them, read with an ordered consumer. */
+/**
+ * Reads positions `from` to `to` of the tick stream with an ordered consumer; resolves after `to`, or after the
+ * last tick the stream holds when that comes first.
+ */
+export function tickStreamReader(nc: NatsConnection, names: BusNames): ReadPositions {
+  return async (from, to, each) => {
+    const { state } = await (await jetstreamManager(nc)).streams.info(names.tickStream)
+    const last = Math.min(to, state.last_seq)
+    if (last < Math.max(from, state.first_seq)) return
+    const consumer = await jetstream(nc).consumers.get(names.tickStream, {
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: from,
+    })
+    let done = false
+    const messages = await consumer.consume({
+      max_messages: Math.min(PULL_BATCH_MESSAGES, last - from + 1),
+      expires: PULL_EXPIRES_MS,
+      callback(message) {
+        if (done) return
+        each({ pair: names.pairOfTickSubject(message.subject), row: message.data, position: message.seq, seq: seqOf(message.headers) })
+        // the end of the range, or of what the stream holds (a tick of the range expired since the info above)
+        if (message.seq >= last || message.info.pending === 0) done = true
+        if (done) void messages.close()
+      },
+    })
+    if (done) void messages.close()
+    const failure = await messages.closed()
+    if (failure) throw failure
+  }
+}
+
+/** The numbered ticks as the tick stream holds them, read with an ordered consumer (a stream that does not republish). */
 export function natsTickLog(nc: NatsConnection, names: BusNames, stream: { epoch: string; windowSeconds: number }): TickLog {
   return {
     ...stream,
@@ -97,8 +146,7 @@ export function natsTickLog(nc: NatsConnection, names: BusNames, stream: { epoch
       let current: ConsumerMessages | undefined
       // the position of the last tick handed over: a consumer made again (after a reconnection) starts after it
       let last = after
-      // a tick without the header (a publisher that does not number) counts on from its pair's last
-      const seqs = new Map<string, number>()
+      const seqOfPair = perPairSeqs()
       const consume = async (lastAtStart: number, caughtUp: () => void) => {
         const js = jetstream(nc)
         while (!stopped) {
@@ -115,10 +163,8 @@ export function natsTickLog(nc: NatsConnection, names: BusNames, stream: { epoch
               expires: PULL_EXPIRES_MS,
               callback(message) {
                 const pair = names.pairOfTickSubject(message.subject)
-                const seq = seqOf(message.headers) ?? (seqs.get(pair) ?? 0) + 1
-                seqs.set(pair, seq)
                 last = message.seq
-                handler({ pair, row: message.data, seq, position: message.seq })
+                handler({ pair, row: message.data, seq: seqOfPair(pair, seqOf(message.headers)), position: message.seq })
                 if (last >= lastAtStart) caughtUp()
               },
             })
@@ -175,7 +221,17 @@ async function lastSeqOf(jsm: JetStreamManager, stream: string, subject: string)
   return message ? seqOf(message.header) : undefined
 }
 
-function seqOf(header: MsgHdrs | undefined): number | undefined {
+/** A tick's per-pair seq: its header's, or for a tick without one (a publisher that does not number) its pair's last + 1. */
+export function perPairSeqs() {
+  const seqs = new Map<string, number>()
+  return (pair: string, header: number | undefined): number => {
+    const seq = header ?? (seqs.get(pair) ?? 0) + 1
+    seqs.set(pair, seq)
+    return seq
+  }
+}
+
+export function seqOf(header: MsgHdrs | undefined): number | undefined {
   const value = header?.get(SEQ_HEADER)
   if (!value) return undefined
   const seq = Number(value)

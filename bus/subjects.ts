@@ -8,6 +8,14 @@ export interface BusNames {
   allTicks: string
   /** the pair symbol of a tick subject */
   pairOfTickSubject(subject: string): string
+  /** subject on which the tick stream republishes a stored tick of one pair, its position in a header */
+  numberedTickSubject(pair: string): string
+  /** wildcard matching every republished tick */
+  allNumberedTicks: string
+  /** the tick stream's republish destination: a tick subject's pair token put into the numbered subject */
+  numberedTickDestination: string
+  /** the pair symbol of a numbered tick subject */
+  pairOfNumberedTickSubject(subject: string): string
   /** JetStream key-value bucket holding the latest row per pair (key = pair symbol) */
   latestPricesBucket: string
   /** the subject a pair's entry of the latest-row bucket is stored under */
@@ -21,11 +29,17 @@ export function busNames(namespace = ''): BusNames {
     throw new Error(`bus namespace "${namespace}" may hold only letters, digits, "_" and "-"`)
   }
   const bucket = namespace === '' ? 'prices' : `${namespace}-prices`
-  const tickPrefix = `${namespace === '' ? '' : `${namespace}.`}prices.v1.tick.`
+  const prefix = namespace === '' ? '' : `${namespace}.`
+  const tickPrefix = `${prefix}prices.v1.tick.`
+  const numberedPrefix = `${prefix}prices.v1.numbered.`
   return {
     tickSubject: (pair) => tickPrefix + pair,
     allTicks: `${tickPrefix}*`,
     pairOfTickSubject: (subject) => subject.slice(tickPrefix.length),
+    numberedTickSubject: (pair) => numberedPrefix + pair,
+    allNumberedTicks: `${numberedPrefix}*`,
+    numberedTickDestination: `${numberedPrefix}{{wildcard(1)}}`,
+    pairOfNumberedTickSubject: (subject) => subject.slice(numberedPrefix.length),
     latestPricesBucket: bucket,
     latestRowSubject: (pair) => `$KV.${bucket}.${pair}`,
     tickStream: namespace === '' ? 'price-ticks' : `${namespace}-price-ticks`,

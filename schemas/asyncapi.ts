@@ -31,6 +31,8 @@ import {
 export interface BusAddresses {
   /** the tick subject with `{pair}` in place of the symbol, e.g. prices.v1.tick.{pair} */
   tickSubject: string
+  /** the subject the tick stream republishes a stored tick on, e.g. prices.v1.numbered.{pair} */
+  numberedTickSubject: string
   /** the key-value bucket holding the latest row per pair */
   latestPricesBucket: string
 }
@@ -114,6 +116,12 @@ const TICKS_DESCRIPTION = (busAddresses: BusAddresses) =>
   `Every price update of one pair, published by the ingestor at once, in order per pair. The message is the price row as UTF-8 JSON bytes, the same bytes the REST snapshot and the stream carry, with the header \`Price-Seq\`: the tick's per-pair seq, as the stream shows it. The JetStream stream \`price-ticks\` (\`<namespace>-price-ticks\`) keeps every tick for the resume window (\`STREAM_RESUME_WINDOW_SECONDS\`): its sequence is the tick's position, the second half of a stream cursor, and its creation time (in base 36 milliseconds) the first; to replay from a cursor, read it with an ordered consumer starting at the position after the cursor's. Subscribe to \`${busAddresses.tickSubject.replace('{pair}', '*')}\` for every pair; use a queue group to split them between replicas. A deployment's \`BUS_NAMESPACE\` prefixes the subject (\`<namespace>.${busAddresses.tickSubject}\`).
 
 **Versioning.** The \`v1\` in the subject is the row format's version. Within v1 changes are additive only: new fields may appear, so readers ignore fields they do not know. Removing or renaming a field, or changing its type or meaning, publishes on \`v2\` subjects, beside v1 for a deprecation period.`
+
+const NUMBERED_TICKS_DESCRIPTION = (busAddresses: BusAddresses) =>
+  `Every tick again, once the tick stream has stored it: JetStream republishes each (the stream's \`republish\` setting), with the headers \`Nats-Sequence\` (the tick's position, as in a cursor), \`Nats-Stream\`, \`Nats-Subject\` (its tick subject), \`Nats-Time-Stamp\` and \`Nats-Last-Sequence\` beside the tick's own \`Price-Seq\`. One core subscription to \`${busAddresses.numberedTickSubject.replace('{pair}', '*')}\` thus gives every tick with its numbers, without a consumer; a jump in \`Nats-Sequence\` (a reconnection, a slow subscriber, a stream leader's change) is filled by reading the stream from the position after the last one seen. The service's own processes read ticks this way. A stream made before republish existed, on a server before 2.10 (which cannot add it to an existing stream), publishes nothing here: its readers follow the stream with a consumer. \`BUS_NAMESPACE\` prefixes the subject as it does the tick subject.`
+
+/** the `{pair}` token of the tick subjects, plain and numbered */
+const TICK_SUBJECT_PARAMETERS = { pair: { description: 'Pair symbol, e.g. BTC-USD', examples: ['BTC-USD', 'XAU-USD'] } }
 
 const LATEST_DESCRIPTION = (busAddresses: BusAddresses) =>
   `The JetStream key-value bucket \`${busAddresses.latestPricesBucket}\` (history 1): key = pair symbol, value = that pair's latest row, the same UTF-8 JSON bytes as on the tick subject. It is written at most once per pair every 250 ms, so it lags the ticks slightly: read it to seed a starting reader, then follow the ticks. With \`BUS_NAMESPACE\` the bucket is \`<namespace>-${busAddresses.latestPricesBucket}\`. This channel is the bucket's underlying subject; read it through a key-value client (get, keys, watch).`
@@ -313,7 +321,15 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
         title: 'Price ticks',
         description: TICKS_DESCRIPTION(busAddresses),
         servers: [ref('servers/bus')],
-        parameters: { pair: { description: 'Pair symbol, e.g. BTC-USD', examples: ['BTC-USD', 'XAU-USD'] } },
+        parameters: TICK_SUBJECT_PARAMETERS,
+        messages: { priceRow: ref('components/messages/priceRow') },
+      },
+      numberedTicks: {
+        address: busAddresses.numberedTickSubject,
+        title: 'Price ticks with their positions',
+        description: NUMBERED_TICKS_DESCRIPTION(busAddresses),
+        servers: [ref('servers/bus')],
+        parameters: TICK_SUBJECT_PARAMETERS,
         messages: { priceRow: ref('components/messages/priceRow') },
       },
       latestPrices: {
@@ -373,6 +389,12 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
         title: 'Publish every tick (ingestor)',
         channel: ref('channels/priceTicks'),
         messages: [ref('channels/priceTicks/messages/priceRow')],
+      },
+      republishTick: {
+        action: 'send',
+        title: 'Republish every stored tick with its position (the tick stream)',
+        channel: ref('channels/numberedTicks'),
+        messages: [ref('channels/numberedTicks/messages/priceRow')],
       },
       storeLatestPrice: {
         action: 'send',

@@ -71,7 +71,7 @@ t.test('readers of every tick share one subscription: the server sends the proce
   const names = busNames(`t${randomUUID().slice(0, 8)}`)
   const [reader, publisher] = await Promise.all([connect({ servers: nats.url }), connect({ servers: nats.url })])
   t.teardown(() => Promise.all([reader.close(), publisher.close()]))
-  const subscribeTicks = natsTickSubscriptions(reader, names, logger)
+  const subscribeTicks = natsTickSubscriptions(reader, names, logger, undefined)
   const seen = { first: [] as string[], second: [] as string[], group: [] as string[] }
   const unsubscribeFirst = subscribeTicks((pair) => seen.first.push(pair))
   const unsubscribeSecond = subscribeTicks((pair) => seen.second.push(pair))

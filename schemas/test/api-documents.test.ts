@@ -199,7 +199,11 @@ t.test('every example parses with the zod schema the service uses', async (t) =>
 t.test('the AsyncAPI document is valid AsyncAPI 3.0 with no error or warning from the parser', async (t) => {
   const names = busNames()
   const source = buildAsyncApiDocument(
-    { tickSubject: names.tickSubject('{pair}'), latestPricesBucket: names.latestPricesBucket },
+    {
+      tickSubject: names.tickSubject('{pair}'),
+      numberedTickSubject: names.numberedTickSubject('{pair}'),
+      latestPricesBucket: names.latestPricesBucket,
+    },
     STREAM_LIMITS,
   )
   const { document, diagnostics } = await new Parser().parse(JSON.stringify(source))
@@ -215,7 +219,7 @@ t.test('the AsyncAPI document is valid AsyncAPI 3.0 with no error or warning fro
       .channels()
       .all()
       .map((channel) => channel.address()),
-    ['/v1/prices/stream', '/v1/candles/stream', 'prices.v1.tick.{pair}', '$KV.prices.{pair}'],
+    ['/v1/prices/stream', '/v1/candles/stream', 'prices.v1.tick.{pair}', 'prices.v1.numbered.{pair}', '$KV.prices.{pair}'],
   )
   t.same(
     document!
@@ -227,6 +231,7 @@ t.test('the AsyncAPI document is valid AsyncAPI 3.0 with no error or warning fro
       ['sendCandleFrames', 'send'],
       ['receiveFilterChange', 'receive'],
       ['publishTick', 'send'],
+      ['republishTick', 'send'],
       ['storeLatestPrice', 'send'],
     ],
   )
@@ -281,7 +286,10 @@ t.test('the AsyncAPI document is valid AsyncAPI 3.0 with no error or warning fro
 })
 
 t.test('the AsyncAPI parser reports a document that breaks the specification', async (t) => {
-  const source = buildAsyncApiDocument({ tickSubject: 'prices.v1.tick.{pair}', latestPricesBucket: 'prices' }, STREAM_LIMITS)
+  const source = buildAsyncApiDocument(
+    { tickSubject: 'prices.v1.tick.{pair}', numberedTickSubject: 'prices.v1.numbered.{pair}', latestPricesBucket: 'prices' },
+    STREAM_LIMITS,
+  )
   Object.assign(source.operations.publishTick, { action: 'publish' })
   const { document, diagnostics } = await new Parser().parse(JSON.stringify(source))
   t.equal(document, undefined)

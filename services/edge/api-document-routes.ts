@@ -9,7 +9,14 @@ import { jsonBytesReply } from '../http/reply.ts'
 /** The AsyncAPI document of the stream and the bus, with the subject names the bus really uses (no namespace). */
 export const asyncApiDocument = () => {
   const names = busNames()
-  return buildAsyncApiDocument({ tickSubject: names.tickSubject('{pair}'), latestPricesBucket: names.latestPricesBucket }, STREAM_LIMITS)
+  return buildAsyncApiDocument(
+    {
+      tickSubject: names.tickSubject('{pair}'),
+      numberedTickSubject: names.numberedTickSubject('{pair}'),
+      latestPricesBucket: names.latestPricesBucket,
+    },
+    STREAM_LIMITS,
+  )
 }
 
 /** GET /v1/openapi.json and GET /v1/asyncapi.json, each built once from the zod schemas when first asked for. */

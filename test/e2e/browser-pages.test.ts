@@ -119,7 +119,13 @@ t.test('the docs page renders every operation of the OpenAPI document; the event
 
   await page.goto(`${base}/docs/events`)
   const events = (await page.locator('main').textContent()) ?? ''
-  for (const address of ['/v1/prices/stream', '/v1/candles/stream', 'prices.v1.tick.{pair}', '$KV.prices.{pair}'])
+  for (const address of [
+    '/v1/prices/stream',
+    '/v1/candles/stream',
+    'prices.v1.tick.{pair}',
+    'prices.v1.numbered.{pair}',
+    '$KV.prices.{pair}',
+  ])
     t.ok(events.includes(address), address)
   await page.screenshot({ path: artifactPath('docs-events.png'), fullPage: true })
 })

@@ -1,0 +1,79 @@
+// A process's one way in for ticks on NATS: one core subscription to the ticks the tick stream republishes
+// (JetStream RePublish). Each tick comes once, after it is stored, with its position (the stream sequence, header
+// `Nats-Sequence`) and the publisher's per-pair seq (`Price-Seq`). It feeds every reader of the process: the
+// snapshot's materializer and the live candles take ticks as they come; each follower of the tick log takes them
+// in position order, with whatever the subscription missed read from the stream (position-order.ts).
+// Without it a process took each tick twice: on its subject for the readers, and from the stream for the
+// followers, through an ordered consumer that pulled, parsed and tracked every message.
+import { jetstreamManager } from '@nats-io/jetstream'
+import type { NatsConnection } from '@nats-io/transport-node'
+import type { Logger } from '../kit/logger.ts'
+import { retriedAtStart } from '../kit/retried-at-start.ts'
+import { CONSUMER_RETRY_MS, perPairSeqs, seqOf, tickStreamReader } from './nats-tick-log.ts'
+import { PositionOrder, type PositionedTick } from './position-order.ts'
+import type { TickHandler, TickLog } from './price-bus.ts'
+import { sharedFeed } from './shared-feed.ts'
+import type { BusNames } from './subjects.ts'
+
+/** the header JetStream puts the stream sequence of a republished message in */
+const POSITION_HEADER = 'Nats-Sequence'
+
+export interface TickIntake {
+  /** every tick as it arrives, each pair's in publish order: for readers that need no position */
+  subscribe(handler: TickHandler): () => void
+  /** the tick log's `follow`: the ticks after a position, then every new one, in position order */
+  follow: TickLog['follow']
+}
+
+export function natsTickIntake(nc: NatsConnection, names: BusNames, log: Logger): TickIntake {
+  const take = sharedFeed<[PositionedTick]>((deliver) => {
+    const subscription = nc.subscribe(names.allNumberedTicks, {
+      callback(error, message) {
+        if (error) return log.warn({ err: error }, 'numbered tick subscription error')
+        const position = Number(message.headers?.get(POSITION_HEADER))
+        if (!Number.isSafeInteger(position) || position <= 0) return
+        deliver({ pair: names.pairOfNumberedTickSubject(message.subject), row: message.data, position, seq: seqOf(message.headers) })
+      },
+    })
+    return () => subscription.unsubscribe()
+  })
+  const read = tickStreamReader(nc, names)
+  const lastPosition = async () => (await (await jetstreamManager(nc)).streams.info(names.tickStream)).state.last_seq
+  const readFailed = (error: unknown) => log.warn({ err: error }, 'reading the tick stream failed, trying again shortly')
+
+  return {
+    subscribe: (handler) => take((tick) => handler(tick.pair, tick.row)),
+    follow(handler, { after = 0 } = {}) {
+      const seqOfPair = perPairSeqs()
+      const order = new PositionOrder(
+        after,
+        (tick) => handler({ pair: tick.pair, row: tick.row, seq: seqOfPair(tick.pair, tick.seq), position: tick.position }),
+        read,
+        readFailed,
+        CONSUMER_RETRY_MS,
+      )
+      const untake = take((tick) => order.arrive(tick))
+      let stopped = false
+      // ticks lost in a reconnection show as a hole at the next tick; in a quiet market there may be none for long
+      void (async () => {
+        for await (const status of nc.status()) {
+          if (stopped) break
+          if (status.type === 'reconnect') void lastPosition().then((position) => order.catchUpTo(position), readFailed)
+        }
+      })()
+      // once the server has the subscription, every tick after the stream's last comes on it
+      const ready = (async () => {
+        await nc.flush()
+        await order.catchUpTo(await retriedAtStart(lastPosition))
+      })()
+      return {
+        ready,
+        stop() {
+          stopped = true
+          untake()
+          order.stop()
+        },
+      }
+    },
+  }
+}
