@@ -3,7 +3,9 @@
 // the service's own process (what npm's start adds is the difference), and then what each process of the group holds
 // (RSS) once the start has settled: the main process, and with onboarding on its development chains (anvil
 // and the alto bundler per chain). Target: the first price within 1 s.
-// Usage: npm run bench:start [-- --runs 5] [--settle-seconds 10] [--onboarding off] [--cold]
+// With --compare <commit>, that commit's tree starts the same way, the trees alternating run by run (each started
+// once first, unmeasured, to build its dist/), and the medians are compared.
+// Usage: npm run bench:start [-- --runs 5] [--settle-seconds 10] [--onboarding off] [--cold] [--compare COMMIT]
 //   --onboarding off  runs with ONBOARDING_ENABLED=false (and checks that no chain process starts)
 //   --cold            disables tsx's compile cache, as on a fresh clone's first start
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -15,6 +17,7 @@ import { freePort } from '../test/support/servers.ts'
 import { waitFor, withDeadline } from '../test/support/wait.ts'
 import { processAgeMs, processTree, type ProcessInfo } from './process-tree.ts'
 import { median, printTable, writeResult } from './report.ts'
+import { treeAtCommit } from './tree-at-commit.ts'
 
 const command = parseCommandLine({
   usage: 'npm run bench:start -- [options]',
@@ -32,6 +35,7 @@ const command = parseCommandLine({
       description: 'off: ONBOARDING_ENABLED=false (and no chain process may start)',
     },
     cold: { type: 'boolean', default: false, description: "tsx's compile cache off, as on a fresh clone's first start" },
+    compare: { type: 'string', value: 'COMMIT', description: "an earlier commit's tree to start beside this one, alternating" },
   },
 })
 const args = command.values
@@ -76,7 +80,13 @@ function logLine(child: ChildProcess, msg: string): Promise<void> {
   })
 }
 
-async function oneRun(run: number) {
+/** A tree `npm start` runs in. */
+interface Tree {
+  name: string
+  dir: string
+}
+
+async function oneRun(run: number, tree: Tree) {
   const port = await freePort()
   const env = {
     ...process.env,
@@ -85,10 +95,10 @@ async function oneRun(run: number) {
     ...(args.cold && { TSX_DISABLE_CACHE: '1' }),
   }
   const load = loadavg()[0]!
-  progress(`run ${run} of ${runs}: npm start`)
+  progress(`run ${run} of ${runs}: npm start in ${tree.name}`)
   const startedAt = performance.now()
   // typed in a shell, as a user starts it; its own process group, so that whatever is left can be ended at once
-  const npm = spawn('npm start', { shell: true, cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'inherit'] })
+  const npm = spawn('npm start', { shell: true, cwd: tree.dir, env, detached: true, stdio: ['ignore', 'pipe', 'inherit'] })
   const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()))
   const chainsUp = logLine(npm, CHAINS_UP)
   try {
@@ -105,6 +115,7 @@ async function oneRun(run: number) {
     const counts = (name: string) => processes.filter((info) => part(info) === name).length
     const row = {
       run,
+      tree: tree.name,
       'first price ms': Math.round(firstPriceMs),
       'from the service process ms': Math.round(inProcessMs),
       'load avg (1 min)': load,
@@ -123,21 +134,47 @@ async function oneRun(run: number) {
   }
 }
 
-const results = []
-for (let run = 1; run <= runs; run++) results.push(await oneRun(run))
-console.log(`npm start, ${onboarding ? 'onboarding on' : 'ONBOARDING_ENABLED=false'}${args.cold ? ', tsx cache off' : ''}`)
-printTable(results.map((result) => result.row))
-const medianMs = median(results.map((result) => result.firstPriceMs))
-const inProcessMedianMs = median(results.map((result) => result.inProcessMs))
-console.log(`median time to the first full snapshot: ${Math.round(medianMs)} ms (target < 1,000 ms)`)
-console.log(`of which before the service process started (the shell, npm): ${Math.round(medianMs - inProcessMedianMs)} ms`)
-console.log('processes of the last run:')
-printTable(results.at(-1)!.processes.map((info) => ({ part: part(info), pid: info.pid, 'RSS MB': Math.round(info.rssMb) })))
-const file = writeResult('start-up', {
-  onboarding,
-  cold: args.cold,
-  medianMs,
-  inProcessMedianMs,
-  runs: results.map((result) => result.row),
-})
-console.log(`written to ${file}`)
+const trees: Tree[] = [{ name: 'this tree', dir: ROOT }]
+const compared = args.compare ? treeAtCommit(args.compare) : undefined
+if (compared) trees.push({ name: `commit ${compared.commit.slice(0, 8)}`, dir: compared.dir })
+try {
+  if (compared) {
+    // each tree's first start builds its dist/ and fills V8's compile cache: not measured
+    for (const tree of trees) await oneRun(0, tree)
+  }
+  const results: ({ tree: string } & Awaited<ReturnType<typeof oneRun>>)[] = []
+  for (let run = 1; run <= runs; run++) {
+    // the trees alternate, and so does which of them goes first
+    for (const tree of run % 2 === 1 ? trees : [...trees].reverse()) results.push({ tree: tree.name, ...(await oneRun(run, tree)) })
+  }
+  console.log(`npm start, ${onboarding ? 'onboarding on' : 'ONBOARDING_ENABLED=false'}${args.cold ? ', tsx cache off' : ''}`)
+  printTable(results.map((result) => result.row))
+  const medians = trees.map((tree) => {
+    const ofTree = results.filter((result) => result.tree === tree.name)
+    const medianMs = median(ofTree.map((result) => result.firstPriceMs))
+    const inProcessMedianMs = median(ofTree.map((result) => result.inProcessMs))
+    console.log(`${tree.name}: median time to the first full snapshot: ${Math.round(medianMs)} ms (target < 1,000 ms)`)
+    console.log(
+      `${tree.name}: of which before the service process started (the shell, npm): ${Math.round(medianMs - inProcessMedianMs)} ms`,
+    )
+    return { tree: tree.name, medianMs, inProcessMedianMs }
+  })
+  if (compared) {
+    const [own, other] = medians as [(typeof medians)[0], (typeof medians)[0]]
+    console.log(`this tree against ${other.tree}: ${(own.medianMs / other.medianMs).toFixed(3)} of its time to the first price`)
+  }
+  console.log('processes of the last run:')
+  printTable(results.at(-1)!.processes.map((info) => ({ part: part(info), pid: info.pid, 'RSS MB': Math.round(info.rssMb) })))
+  const file = writeResult('start-up', {
+    onboarding,
+    cold: args.cold,
+    compared: compared?.commit,
+    medianMs: medians[0]!.medianMs,
+    inProcessMedianMs: medians[0]!.inProcessMedianMs,
+    medians,
+    runs: results.map((result) => result.row),
+  })
+  console.log(`written to ${file}`)
+} finally {
+  compared?.remove()
+}

@@ -3,12 +3,11 @@
 // segment per schedule, so a call whose instant is still inside it costs two comparisons.
 
 import type { MarketFlags } from './market-clock.ts'
-import { scheduleForPair, type MarketHoursSchedule } from './schedule-catalog.ts'
-import { parseSchedule } from './schedule-format.ts'
+import { parsedSchedule, scheduleForPair, type MarketHoursSchedule } from './schedule-catalog.ts'
 import { buildTimeline, type Segment } from './session-timeline.ts'
 import { cachedLookup, findSegment, type SegmentLookup } from './timeline-lookup.ts'
 
-export { MARKET_HOURS_SCHEDULES, PAIR_SCHEDULE_IDS, scheduleForPair, type MarketHoursSchedule } from './schedule-catalog.ts'
+export { MARKET_HOURS_SCHEDULES, PAIR_SCHEDULE_IDS, parsedSchedule, scheduleForPair, type MarketHoursSchedule } from './schedule-catalog.ts'
 export { MarketHoursHorizonError } from './timeline-lookup.ts'
 
 /** What a `GET /v1/market-hours` route reports for one pair. Instants in Unix seconds, null when never. */
@@ -52,9 +51,9 @@ export function createMarketHours(options: MarketHoursOptions = {}): MarketHours
 }
 
 function lookupFor(schedule: MarketHoursSchedule, cache: boolean): SegmentLookup {
-  const { name, openingHours, validFrom, validThrough } = schedule
+  const { name, validFrom, validThrough } = schedule
   const coverage = validFrom === null || validThrough === null ? null : { from: validFrom, through: validThrough }
-  const timeline = buildTimeline(name, parseSchedule(openingHours), coverage)
+  const timeline = buildTimeline(name, parsedSchedule(schedule), coverage)
   return cache ? cachedLookup(timeline) : (instantMs) => findSegment(timeline, instantMs)
 }
 

@@ -3,7 +3,7 @@
 
 import { DateTime } from 'luxon'
 import { PAIRS } from '../../schemas/pairs.ts'
-import { parseSchedule } from './schedule-format.ts'
+import { parseSchedule, type ParsedSchedule } from './schedule-format.ts'
 import { SCHEDULE_BY_ASSET_CLASS, SCHEDULE_BY_SYMBOL, SCHEDULE_DEFINITIONS, type ScheduleDefinition } from './schedule-data.ts'
 
 export interface MarketHoursSchedule {
@@ -18,9 +18,14 @@ export interface MarketHoursSchedule {
   readonly validThrough: string | null
 }
 
+/** each schedule's text parsed once, when the module loads: the time lines and the UDF sessions read it */
+const PARSED_BY_ID = new Map<number, ParsedSchedule>()
+
 function describeSchedule(definition: ScheduleDefinition): MarketHoursSchedule {
   const { id, name, openingHours, validFrom, validThrough } = definition
-  const { alwaysOpen, timezone } = parseSchedule(openingHours)
+  const parsed = parseSchedule(openingHours)
+  PARSED_BY_ID.set(id, parsed)
+  const { alwaysOpen, timezone } = parsed
   if (!alwaysOpen && !(isIsoDate(validFrom) && isIsoDate(validThrough) && validFrom <= validThrough)) {
     throw new Error(`schedule ${id} (${name}) closes at times, so it needs validFrom <= validThrough as YYYY-MM-DD`)
   }
@@ -55,6 +60,11 @@ export const PAIR_SCHEDULE_IDS: ReadonlyMap<number, number> = new Map(
 /** Indexed by pair id, for the hot path. */
 const SCHEDULE_OF_PAIR: (MarketHoursSchedule | undefined)[] = []
 for (const [pairId, scheduleId] of PAIR_SCHEDULE_IDS) SCHEDULE_OF_PAIR[pairId] = SCHEDULE_BY_ID.get(scheduleId)
+
+/** A schedule's text, parsed. */
+export function parsedSchedule(schedule: MarketHoursSchedule): ParsedSchedule {
+  return PARSED_BY_ID.get(schedule.id)!
+}
 
 export function scheduleForPair(pairId: number): MarketHoursSchedule | undefined {
   return SCHEDULE_OF_PAIR[pairId]

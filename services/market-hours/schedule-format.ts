@@ -74,7 +74,8 @@ function parseFields(text: string): ParsedSchedule {
   const fields = text.split(';')
   if (fields.length !== 3) fail(`expected 3 fields "Timezone;WeeklySchedule;Holidays", found ${fields.length}`)
   const [timezone, weeklyField, holidaysField] = fields as [string, string, string]
-  if (!IANAZone.isValidZone(timezone)) fail(`unknown time zone "${timezone}"`)
+  // IANAZone.create keeps one zone per name; isValidZone would build a new Intl formatter at every call
+  if (!IANAZone.create(timezone).isValid) fail(`unknown time zone "${timezone}"`)
   const weekly = parseWeek(weeklyField)
   const { datedHolidays, yearlyHolidays } = parseHolidays(holidaysField)
   const alwaysOpen = weekly.every(isOpenAllDay) && datedHolidays.size === 0 && yearlyHolidays.size === 0

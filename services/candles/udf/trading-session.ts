@@ -3,8 +3,8 @@
 // starts that many days before the day it ends on, the days after `:` numbered 1 = Sunday … 7 = Saturday.
 // A session that runs through midnight belongs to the day it ends on, as FX's `1700F-1700`.
 
-import type { MarketHoursSchedule } from '../../market-hours/market-hours.ts'
-import { parseSchedule, type DayHours } from '../../market-hours/schedule-format.ts'
+import { parsedSchedule, type MarketHoursSchedule } from '../../market-hours/market-hours.ts'
+import type { DayHours } from '../../market-hours/schedule-format.ts'
 
 export interface TradingSession {
   session: string
@@ -20,7 +20,7 @@ const WEEK = 7 * DAY
 
 /** The schedule's weekly hours, holidays and early closes as TradingView reads them. */
 export function tradingSession(schedule: MarketHoursSchedule): TradingSession {
-  const parsed = parseSchedule(schedule.openingHours)
+  const parsed = parsedSchedule(schedule)
   const timezone = parsed.timezone === 'UTC' ? 'Etc/UTC' : parsed.timezone
   if (parsed.weekly.every((day) => day.length === 1 && day[0]!.start === 0 && day[0]!.end === DAY)) {
     return { session: '24x7', timezone, holidays: '', corrections: '' }
