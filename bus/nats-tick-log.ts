@@ -61,7 +61,7 @@ export async function openTickStream(nc: NatsConnection, names: BusNames, option
   const republish = { src: names.allTicks, dest: names.numberedTickDestination }
   // jetstreamManager asks the server for the account's JetStream first: that request is retried too
   const jsm = await retriedAtStart(() => jetstreamManager(nc))
-  await retriedAtStart(() =>
+  const answer = await retriedAtStart(() =>
     jsm.streams.info(names.tickStream).catch(() =>
       jsm.streams.add({
         name: names.tickStream,
@@ -73,7 +73,7 @@ export async function openTickStream(nc: NatsConnection, names: BusNames, option
       }),
     ),
   )
-  let info = await settledStreamInfo(jsm, names.tickStream)
+  let info = await settledStreamInfo(jsm, names.tickStream, answer)
   // an update keeps the stream's creation time, and with it the epoch
   if (info.config.republish === undefined)
     info = await jsm.streams.update(names.tickStream, { ...info.config, republish }).catch(() => info)
@@ -93,10 +93,11 @@ const SETTLE_MS = 500
  * The stream's info, its creation time settled. On one server a stream is made in one step. On a cluster
  * (nats-server 2.9), when processes add the stream at once, an answer just after can carry a creation time other
  * than the one the stream keeps (seen 7 to 324 ms off; 21 ms in a cluster run, where that edge's cursors were then
- * foreign to the other edge). A young clustered stream is read again until two reads agree.
+ * foreign to the other edge). A young clustered stream is read again until two reads agree. `firstRead` is the
+ * answer to the info or the add request that opened the stream.
  */
-async function settledStreamInfo(jsm: JetStreamManager, name: string): Promise<StreamInfo> {
-  let info = await retriedAtStart(() => jsm.streams.info(name))
+async function settledStreamInfo(jsm: JetStreamManager, name: string, firstRead: StreamInfo): Promise<StreamInfo> {
+  let info = firstRead
   while (info.cluster !== undefined && Date.now() - Date.parse(info.created) < YOUNG_STREAM_MS) {
     await delay(SETTLE_MS)
     const again = await retriedAtStart(() => jsm.streams.info(name))
