@@ -22,6 +22,17 @@ const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
  * schema; undefined when it is not a usable price.
  */
 export function tickPriceOf(row: Uint8Array): TickPrice | undefined {
+  // a process's candle writer and its live candles are handed the same row, one after the other
+  if (row === lastRow) return lastPrice
+  lastRow = row
+  lastPrice = readTickPrice(row)
+  return lastPrice
+}
+
+let lastRow: Uint8Array | undefined
+let lastPrice: TickPrice | undefined
+
+function readTickPrice(row: Uint8Array): TickPrice | undefined {
   const bytes = Buffer.isBuffer(row) ? row : Buffer.from(row.buffer, row.byteOffset, row.byteLength)
   const mid = topLevelNumber(bytes, MID_KEY)
   const timestampSeconds = topLevelNumber(bytes, TIMESTAMP_KEY)

@@ -49,3 +49,11 @@ t.test('what is not a usable price is undefined', async (t) => {
     t.equal(tickPriceOf(bytes(row)), undefined, row)
   }
 })
+
+t.test('a row handed on twice in a row is read once; the next row is read anew', async (t) => {
+  const row = bytes('{"a":1,"mid":5,"timestampSeconds":7}')
+  const first = tickPriceOf(row)
+  t.equal(tickPriceOf(row), first, 'the same answer, not a second reading')
+  t.strictSame(tickPriceOf(bytes('{"a":1,"mid":6,"timestampSeconds":8}')), { mid: 6, timestampSeconds: 8 })
+  t.equal(tickPriceOf(bytes('not json')), undefined, 'an unusable row after a usable one')
+})
