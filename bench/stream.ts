@@ -21,7 +21,7 @@ import type { LoadResult } from '../loadtest/load-result.ts'
 import { buildLoadClient } from '../loadtest/native-stream-client.ts'
 import { NativeStreamSession } from '../loadtest/native-stream-load.ts'
 import { pinned } from '../loadtest/pinning.ts'
-import { totalCpuMs as serverCpuMs, totalRssMb as rssMb } from '../loadtest/server-processes.ts'
+import { listeningPids, totalCpuMs as serverCpuMs, totalRssMb as rssMb } from '../loadtest/server-processes.ts'
 import { startBaselineServer, startStreamService, type StreamServer } from './stream-servers.ts'
 import { median, printTable, writeFiguresWithLoad } from './report.ts'
 import { treeAtCommit } from './tree-at-commit.ts'
@@ -106,7 +106,9 @@ interface Reading {
 async function step(server: Server, session: NativeStreamSession, label: Row, rate: number, pairCount?: number) {
   const pids = server.pids()
   progress(`${label.scenario}, run ${label.run}: ${server.name}, ${label.clients} clients at ${rate} ticks/s`)
-  let window = { serverCpuPercent: 0, busy: [] as number[] }
+  // nats-server shares CPU 1 with the load client: what it takes (a tick stream's store, its republish) the client lacks
+  const natsPids = listeningPids(nats.port)
+  let window = { serverCpuPercent: 0, natsCpuPercent: 0, busy: [] as number[] }
   const result: LoadResult = await session.run({
     ticksPerSecond: rate,
     warmupSeconds: warmupMs / 1000,
@@ -114,10 +116,14 @@ async function step(server: Server, session: NativeStreamSession, label: Row, ra
     pairCount,
     log: (line) => console.log(`  ${line}`),
     measured: () => {
-      const [cpuBefore, cores, startedAt] = [serverCpuMs(pids), coreMeter(), performance.now()]
+      const [cpuBefore, natsCpuBefore, cores, startedAt] = [serverCpuMs(pids), serverCpuMs(natsPids), coreMeter(), performance.now()]
       return () => {
         const elapsed = performance.now() - startedAt
-        window = { serverCpuPercent: Math.round(((serverCpuMs(pids) - cpuBefore) / elapsed) * 100), busy: cores.stop() }
+        window = {
+          serverCpuPercent: Math.round(((serverCpuMs(pids) - cpuBefore) / elapsed) * 100),
+          natsCpuPercent: Math.round(((serverCpuMs(natsPids) - natsCpuBefore) / elapsed) * 100),
+          busy: cores.stop(),
+        }
       }
     },
   })
@@ -135,6 +141,7 @@ async function step(server: Server, session: NativeStreamSession, label: Row, ra
     'server RSS MB': rssMb(pids),
     'client CPU %': result.loadClient.cpuPercentOfCores,
     'publisher CPU %': totals.publisherCpuPercent,
+    'nats-server CPU %': window.natsCpuPercent,
     'CPU0/CPU1 busy %': `${Math.round(window.busy[0]! * 100)}/${Math.round((window.busy[1] ?? 0) * 100)}`,
   }
   rows.push(row)
