@@ -47,7 +47,7 @@ const command = parseCommandLine({
     'cpu-prof-dir': {
       type: 'string',
       value: 'DIR',
-      description: "write a CPU profile of each of this tree's edge processes here (node --cpu-prof)",
+      description: "write a CPU profile of each edge process here (node --cpu-prof): this tree's in this-tree/, --compare's in compared/",
     },
     formats: {
       type: 'string',
@@ -83,13 +83,28 @@ const publisherConnection = await connect({ servers: nats.url, name: 'stream-ben
 // ---- servers under test
 
 type Server = StreamServer
-const profiling = args['cpu-prof-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof-dir']}`] : []
+/** the service's node arguments when profiling: each tree's profiles in a folder of its own */
+const profiling = (tree: string) => (args['cpu-prof-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof-dir']}/${tree}`] : [])
 const startService = async (workers: number) =>
-  startStreamService({ natsUrl: nats.url, workers, port: await freePort(), cpus: workers === 1 ? '0' : '0,1', nodeArgs: profiling })
+  startStreamService({
+    natsUrl: nats.url,
+    workers,
+    port: await freePort(),
+    cpus: workers === 1 ? '0' : '0,1',
+    nodeArgs: profiling('this-tree'),
+  })
 const compared = args.compare ? treeAtCommit(args.compare) : undefined
 const comparedName = compared && `commit ${compared.commit.slice(0, 8)}`
 const startCompared = async () =>
-  startStreamService({ natsUrl: nats.url, workers: 1, port: await freePort(), cpus: '0', checkout: compared!.dir, name: comparedName })
+  startStreamService({
+    natsUrl: nats.url,
+    workers: 1,
+    port: await freePort(),
+    cpus: '0',
+    checkout: compared!.dir,
+    name: comparedName,
+    nodeArgs: profiling('compared'),
+  })
 const startBaseline = async () => startBaselineServer({ natsUrl: nats.url, port: await freePort(), cpus: '0' })
 
 // ---- one measured step of the engine; beside it the CPU and memory of the server and each core's busy share
