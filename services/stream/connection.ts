@@ -1,6 +1,7 @@
 import type { WebSocket } from 'uWebSockets.js'
 import type { MessageBudget } from './message-budget.ts'
 import type { Cursor } from './cursor.ts'
+import type { LagCounted } from './lag-count.ts'
 import type { PairFilter } from './pair-filter.ts'
 import type { FixedRate } from './stream-rate.ts'
 
@@ -13,8 +14,8 @@ import type { FixedRate } from './stream-rate.ts'
  */
 export type DeliveryMode = 'shared' | 'direct' | 'lagging'
 
-/** The user data of one stream socket. */
-export interface StreamConnection {
+/** The user data of one stream socket; while lagging, its missed ticks are counted (lag-count.ts). */
+export interface StreamConnection extends LagCounted {
   readonly requestId: string
   readonly ip: string
   /** what the per-IP connection ceiling counts by: the IPv4 address or the IPv6 prefix */
@@ -33,8 +34,6 @@ export interface StreamConnection {
   /** `?rate=` when not real time */
   readonly rate: FixedRate | undefined
   mode: DeliveryMode
-  /** while lagging: the published seq summed over the filter when it stopped receiving ticks */
-  lagBaseline: number
   /** while lagging, compact: it holds the static parts changed up to this change number (CompactTicks.changes) */
   staticsAfter: number
   /** cleared by each ping, set by the pong that answers it */

@@ -5,6 +5,7 @@ import type { StreamConnection } from './connection.ts'
 import type { Arrival } from './fan-out.ts'
 import { gapFrame } from './frames.ts'
 import { heartbeatFrame } from './idle-heartbeat.ts'
+import { startLagCount, takeMissed } from './lag-count.ts'
 import { pairIdsOf, wantsPair, type PairFilter } from './pair-filter.ts'
 import type { PublishedTicks } from './published-ticks.ts'
 import type { StreamRate } from './stream-rate.ts'
@@ -122,7 +123,7 @@ export class Delivery {
     if (missed === 0) return this.place(connection)
     this.lagging.add(connection)
     connection.mode = 'lagging'
-    connection.lagBaseline = this.options.published.sumOver(connection.filter) - missed
+    startLagCount(connection, this.options.published, missed)
     connection.staticsAfter = -1
     this.options.metrics.streamLaggingConnections.inc()
   }
@@ -175,11 +176,8 @@ export class Delivery {
   reply(connection: StreamConnection, frame: string): void {
     const socket = connection.socket!
     if (connection.mode === 'lagging') {
-      const dropped = this.options.published.sumOver(connection.filter) - connection.lagBaseline
-      if (dropped > 0) {
-        this.sendGap(connection, dropped)
-        connection.lagBaseline += dropped
-      }
+      const dropped = takeMissed(connection, this.options.published)
+      if (dropped > 0) this.sendGap(connection, dropped)
     }
     socket.send(frame)
     this.sentFrames.reply.inc()
@@ -225,7 +223,7 @@ export class Delivery {
     if (connection.mode !== 'lagging' || connection.socket!.getBufferedAmount() > this.options.slowClientBytes) return
     this.lagging.delete(connection)
     this.options.metrics.streamLaggingConnections.dec()
-    const dropped = this.options.published.sumOver(connection.filter) - connection.lagBaseline
+    const dropped = takeMissed(connection, this.options.published)
     if (dropped > 0) this.sendGap(connection, dropped)
     if (connection.compact) {
       for (const frame of this.options.compact.changedSince(connection.staticsAfter, pairIdsOf(connection.filter)))
@@ -285,7 +283,7 @@ export class Delivery {
     this.direct.delete(connection)
     this.lagging.add(connection)
     connection.mode = 'lagging'
-    connection.lagBaseline = this.options.published.sumOver(connection.filter)
+    startLagCount(connection, this.options.published)
     connection.staticsAfter = this.options.compact.changes - (staticPending ? 1 : 0)
     this.options.metrics.streamLaggingConnections.inc()
   }

@@ -4,6 +4,7 @@ import { compactTickFrame, type CompactTicks } from './compact-frames.ts'
 import type { Arrival } from './fan-out.ts'
 import { gapFrame, TickFrameWriter } from './frames.ts'
 import { heartbeatFrame } from './idle-heartbeat.ts'
+import { startLagCount, takeMissed, type LagCounted } from './lag-count.ts'
 import { pairIdsOf, wantsPair, type PairFilter } from './pair-filter.ts'
 import type { PublishedTicks } from './published-ticks.ts'
 import { endResponse, HEARTBEAT_COMMENT, sseEvent, startSseHeartbeat, writeChunk, type SseResponse } from './sse-response.ts'
@@ -15,8 +16,8 @@ import type { FixedRate, StreamRate } from './stream-rate.ts'
  */
 export type EventType = 'snapshot' | 'tick' | 'gap' | 'resumed' | 'heartbeat' | 't' | 'static'
 
-/** One Server-Sent Events response of the stream. */
-export interface SseConnection extends SseResponse {
+/** One Server-Sent Events response of the stream; while lagging, its missed ticks are counted (lag-count.ts). */
+export interface SseConnection extends SseResponse, LagCounted {
   readonly requestId: string
   readonly budgetKey: string
   readonly filter: PairFilter
@@ -34,8 +35,6 @@ export interface SseConnection extends SseResponse {
   live: boolean
   /** above the slow-client limit: no ticks until uWS reports it writable again */
   lagging: boolean
-  /** while lagging: the published seq summed over its filter when it stopped receiving ticks */
-  lagBaseline: number
 }
 
 export interface SseDeliveryOptions {
@@ -179,7 +178,7 @@ export class SseDelivery {
    */
   private cutOff(connection: SseConnection, missed: number, staticsAfter: number): void {
     connection.lagging = true
-    connection.lagBaseline = this.options.published.sumOver(connection.filter) - missed
+    startLagCount(connection, this.options.published, missed)
     connection.staticsAfter = staticsAfter
     this.options.metrics.streamLaggingConnections.inc()
   }
@@ -190,10 +189,9 @@ export class SseDelivery {
    */
   private caughtUp(connection: SseConnection): void {
     if (!connection.open || !connection.lagging) return
-    const dropped = this.options.published.sumOver(connection.filter) - connection.lagBaseline
+    const dropped = takeMissed(connection, this.options.published)
     if (dropped > 0) {
       writeChunk(connection, this.gapEvent(dropped))
-      connection.lagBaseline += dropped
       this.options.metrics.streamDroppedTicks.inc(dropped)
     } else writeChunk(connection, HEARTBEAT_COMMENT)
     if (connection.compact) {
