@@ -10,6 +10,7 @@ import { pairIdsOf, wantsPair, type PairFilter } from './pair-filter.ts'
 import type { PublishedTicks } from './published-ticks.ts'
 import type { StreamRate } from './stream-rate.ts'
 import { hasCursor, TickFrameVariants, VARIANTS, variantOf, VariantTopics, type TickFrames, type Variant } from './tick-variants.ts'
+import { WindowBatches } from './window-batches.ts'
 
 /**
  * Every socket stays subscribed to this topic, which is never published to: uWebSockets.js frees a
@@ -63,12 +64,16 @@ export interface DeliveryOptions {
 export class Delivery {
   private readonly shared = new Set<StreamConnection>()
   private readonly direct = new Set<StreamConnection>()
+  private readonly batched = new Set<StreamConnection>()
   private readonly lagging = new Set<StreamConnection>()
   private readonly scanEveryBytes: number
   private bytesSinceScan = 0
   private largestTopicFrame = 0
   /** connections held, per variant */
   private readonly inUse = [0, 0, 0, 0]
+  /** of them, the ones that asked for `batch=true` (a fixed rate's) */
+  private readonly batchedInUse = [0, 0, 0, 0]
+  private readonly windowBatches = new WindowBatches()
   private readonly frames: TickFrameVariants
   private readonly sentFrames
   private readonly topics: VariantTopics
@@ -85,16 +90,18 @@ export class Delivery {
       reply: frames.labels('reply', options.rate),
       static: frames.labels('static', options.rate),
       heartbeat: frames.labels('heartbeat', options.rate),
+      batch: frames.labels('batch', options.rate),
     }
   }
 
   get size(): number {
-    return this.shared.size + this.direct.size + this.lagging.size
+    return this.shared.size + this.direct.size + this.batched.size + this.lagging.size
   }
 
   *connections(): Iterable<StreamConnection> {
     yield* this.shared
     yield* this.direct
+    yield* this.batched
     yield* this.lagging
   }
 
@@ -120,6 +127,7 @@ export class Delivery {
   start(connection: StreamConnection, missed: number): void {
     connection.socket!.subscribe(CONNECTION_TOPIC)
     this.inUse[variantOf(connection)]!++
+    if (connection.batched) this.batchedInUse[variantOf(connection)]!++
     if (missed === 0) return this.place(connection)
     this.lagging.add(connection)
     connection.mode = 'lagging'
@@ -129,9 +137,12 @@ export class Delivery {
   }
 
   remove(connection: StreamConnection): void {
-    const held = this.shared.delete(connection) || this.direct.delete(connection) || this.lagging.has(connection)
+    const held =
+      this.shared.delete(connection) || this.direct.delete(connection) || this.batched.delete(connection) || this.lagging.has(connection)
     if (this.lagging.delete(connection)) this.options.metrics.streamLaggingConnections.dec()
-    if (held) this.inUse[variantOf(connection)]!--
+    if (!held) return
+    this.inUse[variantOf(connection)]!--
+    if (connection.batched) this.batchedInUse[variantOf(connection)]!--
   }
 
   /**
@@ -141,6 +152,7 @@ export class Delivery {
    * connection of the pair is told here), before the frame.
    */
   deliverTick(tick: Arrival, droppedBefore: number, conflated: boolean): void {
+    if (this.batched.size > 0 && this.windowBatches.empty) this.windowBatches.changesAtStart = this.options.compact.changes
     const written: Array<TickFrames | undefined> = VARIANTS.map((variant) =>
       this.inUse[variant]! > 0 ? this.frames.write(tick, variant) : undefined,
     )
@@ -163,6 +175,36 @@ export class Delivery {
     }
     for (const connection of this.direct) {
       if (wantsPair(connection.filter, tick.pairId)) this.sendDirect(connection, written[variantOf(connection)]!, droppedBefore)
+    }
+    if (this.batched.size > 0) this.keepForBatches(tick, written, droppedBefore)
+  }
+
+  /**
+   * A fixed rate's window has sent its rows: each batched connection gets them in one frame, when it is within the
+   * limit; otherwise it starts lagging, having missed the window's ticks of its pairs.
+   */
+  endWindow(): void {
+    for (const connection of this.batched) {
+      const frame = this.windowBatches.frameFor(variantOf(connection), connection.filter)
+      if (frame === undefined) continue
+      if (connection.socket!.getBufferedAmount() > this.options.slowClientBytes) {
+        this.cutOff(connection, this.windowBatches.seqMovedOver(connection.filter), this.windowBatches.changesAtStart)
+        continue
+      }
+      connection.socket!.send(frame, false, this.options.compressTicks)
+      this.sentFrames.batch.inc()
+    }
+    this.windowBatches.clear()
+  }
+
+  /** A row of a fixed rate's window, kept for the batched connections of each kind that has some. */
+  private keepForBatches(tick: Arrival, written: Array<TickFrames | undefined>, droppedBefore: number): void {
+    this.windowBatches.seqMovedBy(tick.pairId, tick.seq - this.options.published.seq[tick.pairId]!)
+    for (const variant of VARIANTS) {
+      const frames = written[variant]
+      if (this.batchedInUse[variant] === 0 || !frames) continue
+      const gap = droppedBefore > 0 ? [this.gapFor(variant, droppedBefore)] : []
+      this.windowBatches.add(variant, tick.pairId, [...gap, ...(frames.staticFrame ? [frames.staticFrame] : []), frames.tick])
     }
   }
 
@@ -250,7 +292,10 @@ export class Delivery {
 
   private sendDirect(connection: StreamConnection, frames: TickFrames, droppedBefore: number): void {
     const socket = connection.socket!
-    if (socket.getBufferedAmount() > this.options.slowClientBytes) return this.cutOff(connection, frames.staticFrame !== undefined)
+    if (socket.getBufferedAmount() > this.options.slowClientBytes) {
+      // the tick is not recorded yet: the count from now includes it, and its static part when it changed one
+      return this.cutOff(connection, 0, this.options.compact.changes - (frames.staticFrame !== undefined ? 1 : 0))
+    }
     socket.cork(() => {
       if (droppedBefore > 0) this.sendGap(connection, droppedBefore)
       if (frames.staticFrame) this.sendStatic(connection, frames.staticFrame)
@@ -276,15 +321,16 @@ export class Delivery {
   }
 
   /**
-   * Over the limit: no more ticks until it drains; the published seq counts what it misses. `staticPending`:
-   * the tick it misses now changed its pair's static part, which it has not received either.
+   * Over the limit: no more ticks until it drains; the published seq counts what it misses, from `missed` already
+   * recorded, and it holds the static parts changed up to `staticsAfter` (compact).
    */
-  private cutOff(connection: StreamConnection, staticPending = false): void {
+  private cutOff(connection: StreamConnection, missed: number, staticsAfter: number): void {
     this.direct.delete(connection)
+    this.batched.delete(connection)
     this.lagging.add(connection)
     connection.mode = 'lagging'
-    startLagCount(connection, this.options.published)
-    connection.staticsAfter = this.options.compact.changes - (staticPending ? 1 : 0)
+    startLagCount(connection, this.options.published, missed)
+    connection.staticsAfter = staticsAfter
     this.options.metrics.streamLaggingConnections.inc()
   }
 
@@ -302,7 +348,10 @@ export class Delivery {
   }
 
   private place(connection: StreamConnection): void {
-    if (this.hasHeadroom(connection)) this.toShared(connection)
+    if (connection.batched) {
+      this.batched.add(connection)
+      connection.mode = 'batched'
+    } else if (this.hasHeadroom(connection)) this.toShared(connection)
     else {
       this.direct.add(connection)
       connection.mode = 'direct'

@@ -58,7 +58,7 @@ export function eventStreamRoute(options: EventStreamRouteOptions): Route {
       return openEventStream(
         options,
         context,
-        { stream: 'the price stream', admit: (budgetKey) => options.gate.admit(budgetKey, query) },
+        { stream: 'the price stream', admit: (budgetKey) => options.gate.admit(budgetKey, query, 'event-stream') },
         (res, admission, budgetKey) => {
           const { filter, heartbeatMs, rate } = admission
           const connection = options.sseOf(rate).open(res, {

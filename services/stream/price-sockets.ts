@@ -130,6 +130,7 @@ export function priceSockets(options: PriceSocketsOptions): PriceSockets {
           foldReplay: asked.foldReplay === true,
           heartbeatMs: asked.heartbeatMs,
           rate: asked.rate,
+          batched: asked.batched === true,
           mode: 'shared',
           lagBaseline: 0,
           staticsAfter: 0,

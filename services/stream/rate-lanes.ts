@@ -85,7 +85,10 @@ export class StreamLanes {
           fixedLane.delivery.deliverTick(tick, droppedBefore, false)
           fixedLane.sse.deliverTick(tick, droppedBefore, false)
         },
-        ended: options.onWindowEnd,
+        ended: () => {
+          fixedLane.delivery.endWindow()
+          options.onWindowEnd()
+        },
       })
       const fixedLane = { ...lane(rate, window.sent), window }
       this.fixed.set(rate, fixedLane)

@@ -34,8 +34,9 @@ export const HeartbeatSeconds = z
  * (`true`: frames carry their cursor) and `from` (a cursor to resume after; frames then carry theirs);
  * `format` (`compact`: ticks without the row's static part, see compact-frames.ts), `replay` (`latest`: a
  * resume sends each pair's latest tick instead of every one), `heartbeat` (seconds of silence after which a
- * `heartbeat` frame is sent) and `rate` (services/stream/stream-rate.ts); anything else, or any of them twice,
- * is refused. The filter holds pair ids, so two spellings of one asset count once.
+ * `heartbeat` frame is sent), `rate` (services/stream/stream-rate.ts) and `batch` (`true`: at a fixed rate, each
+ * window's frames in one `batch` frame, over WebSocket; see window-batches.ts); anything else, or any of them
+ * twice, is refused. The filter holds pair ids, so two spellings of one asset count once.
  */
 const StreamQuery = z.strictObject({
   pairs: PairList.optional(),
@@ -45,6 +46,7 @@ const StreamQuery = z.strictObject({
   replay: z.enum(['all', 'latest']).optional(),
   heartbeat: HeartbeatSeconds.optional(),
   rate: z.string().pipe(z.enum(STREAM_RATES)).optional(),
+  batch: z.enum(['true', 'false']).optional(),
 })
 
 export type StreamQueryResult = ({ ok: true; filter: PairFilter } & StreamOptIns) | { ok: false; issues: z.core.$ZodIssue[] }
@@ -63,7 +65,12 @@ export interface StreamOptIns {
   heartbeatMs?: number
   /** it receives the latest row per pair once per window of this rate (absent: real_time) */
   rate?: FixedRate
+  /** each window's frames come in one `batch` frame (`?batch=true`, a fixed rate's WebSocket connections) */
+  batched?: true
 }
+
+/** How the stream is read: `batch=true` is for WebSocket connections, an event stream's events being one per frame. */
+export type StreamTransport = 'websocket' | 'event-stream'
 
 /** The query with the resume point of an EventSource that reconnects (`Last-Event-ID`), unless `from` names one. */
 export function resumingQuery(query: string, lastEventId: string | undefined): string {
@@ -73,13 +80,17 @@ export function resumingQuery(query: string, lastEventId: string | undefined): s
   return params.toString()
 }
 
-export function parseStreamQuery(query: string): StreamQueryResult {
+export function parseStreamQuery(query: string, transport: StreamTransport = 'websocket'): StreamQueryResult {
   if (query === '') return EVERY_PAIR
   const listed = listedPairs(query)
   if (listed) return { ok: true, filter: listed }
   const parsed = StreamQuery.safeParse(queryRecord(query))
   if (!parsed.success) return { ok: false, issues: parsed.error.issues }
-  const { pairs: symbols, cursor, from, format, replay, heartbeat, rate } = parsed.data
+  const { pairs: symbols, cursor, from, format, replay, heartbeat, rate, batch } = parsed.data
+  const batched = batch === 'true'
+  if (batched && (rate === undefined || rate === 'real_time')) return batchRefused('batch=true needs a fixed rate (rate=fixed_rate@<n>ms)')
+  if (batched && transport === 'event-stream')
+    return batchRefused('batch=true is for WebSocket connections: an event stream sends one event per frame')
   return {
     ok: true,
     filter: symbols === undefined ? null : new Set(symbols.map((name) => pairByName(name)!.id)),
@@ -89,7 +100,12 @@ export function parseStreamQuery(query: string): StreamQueryResult {
     ...(replay === 'latest' && { foldReplay: true }),
     ...(heartbeat !== undefined && { heartbeatMs: heartbeat * 1000 }),
     ...(rate !== undefined && rate !== 'real_time' && { rate }),
+    ...(batched && { batched: true }),
   }
+}
+
+function batchRefused(message: string): StreamQueryResult {
+  return { ok: false, issues: [{ code: 'custom', path: ['batch'], message }] }
 }
 
 /** A query string as the schemas read it: a repeated parameter becomes an array, which they refuse. */

@@ -1,7 +1,7 @@
 import { ServiceError } from '../../kit/errors.ts'
 import type { z } from 'zod'
 import type { PairFilter } from './pair-filter.ts'
-import { parseStreamQuery, type StreamOptIns } from './stream-query.ts'
+import { parseStreamQuery, type StreamOptIns, type StreamTransport } from './stream-query.ts'
 
 export interface UpgradeGateOptions {
   /** per budget key (an IPv4 address or an IPv6 prefix) */
@@ -34,9 +34,12 @@ export class UpgradeGate {
 
   constructor(private readonly options: UpgradeGateOptions) {}
 
-  /** A price-stream upgrade; `budgetKey` is what the per-IP ceiling counts by (see services/http/budget-keys.ts). */
-  admit(budgetKey: string, query: string): Admission {
-    return this.admitParsed(budgetKey, 'the price stream', () => parseStreamQuery(query))
+  /**
+   * A price-stream connection, over WebSocket or as an event stream; `budgetKey` is what the per-IP ceiling counts
+   * by (see services/http/budget-keys.ts).
+   */
+  admit(budgetKey: string, query: string, transport: StreamTransport = 'websocket'): Admission {
+    return this.admitParsed(budgetKey, 'the price stream', () => parseStreamQuery(query, transport))
   }
 
   /** An upgrade of any stream path, whose query `parse` reads (`stream` names the path in a 400). */
