@@ -7,6 +7,7 @@ import { pairBySymbol } from './pairs.ts'
 import { PriceRow } from './price.ts'
 import {
   AckFrame,
+  BatchFrame,
   CandleFrame,
   CandleSnapshotFrame,
   ClientMessage,
@@ -53,6 +54,7 @@ const SCHEMAS = {
   CompactTickFrameWithCursor,
   HeartbeatFrame,
   HeartbeatFrameWithCursor,
+  BatchFrame,
   AckFrame,
   ErrorFrame,
   ClientMessage,
@@ -94,7 +96,7 @@ const STREAM_DESCRIPTION = (
 
 **Heartbeat (opt-in).** With \`?heartbeat=<seconds>\` (1 to 60) a connection that was sent nothing for that long gets, in either format, \`{"type":"heartbeat","time":<ms>}\`, with \`cursor\` (the latest tick sent) when it carries cursors, at most a quarter of a second past the interval: a client that hears nothing for twice the interval can take the connection for dead and resume from its last cursor.
 
-**Rate (opt-in).** \`?rate=real_time\` (the default) sends every tick as it comes. \`fixed_rate@50ms\`, \`fixed_rate@200ms\` or \`fixed_rate@1000ms\` send, at the end of each window, the latest row of each pair of the filter that changed in it, as the same \`tick\` frame (\`t\` with compact frames, after a \`static\` frame exactly where a real-time connection would get one), in position order; its \`seq\` jump is the ticks folded into it, which is not a loss, so no \`gap\` announces it. A \`gap\` still announces real losses (the slow-client rule, ticks the replica missed), counting the ticks the rows not sent carried. A resume (\`?from=\`) replays the ticks after the cursor up to the latest window sent (every one, or with \`?replay=latest\` each pair's latest after one \`gap\`, as above), and windows follow.
+**Rate (opt-in).** \`?rate=real_time\` (the default) sends every tick as it comes. \`fixed_rate@50ms\`, \`fixed_rate@200ms\` or \`fixed_rate@1000ms\` send, at the end of each window, the latest row of each pair of the filter that changed in it, as the same \`tick\` frame (\`t\` with compact frames, after a \`static\` frame exactly where a real-time connection would get one), in position order; its \`seq\` jump is the ticks folded into it, which is not a loss, so no \`gap\` announces it. A \`gap\` still announces real losses (the slow-client rule, ticks the replica missed), counting the ticks the rows not sent carried. A resume (\`?from=\`) replays the ticks after the cursor up to the latest window sent (every one, or with \`?replay=latest\` each pair's latest after one \`gap\`, as above), and windows follow. With \`?batch=true\` (WebSocket only) each window comes as one frame, \`{"type":"batch","frames":[...]}\`, holding the frames it would otherwise send one by one, in their order and byte for byte; a window that sends none of the connection's pairs sends no batch, and a connection past the slow-client limit at the window's end is not sent it, its next \`gap\` counting its ticks. A resume's replay comes frame by frame, then batches. \`batch=true\` without a fixed rate, or on an event stream, refuses with 400.
 
 **Server-Sent Events.** The same path answers \`GET\` with \`Accept: text/event-stream\`: events \`snapshot\`, \`tick\`, \`gap\`, \`resumed\` and \`heartbeat\` (\`t\` and \`static\` with compact frames), each \`data\` the frame's JSON with its cursor and \`id\` the cursor; \`Last-Event-ID\` (or \`?from=\`) resumes as above. Same \`pairs\` filter, budgets, ceilings and origin allowlist; a comment every 5 s; the response ends at shutdown (an \`EventSource\` comes back with its \`Last-Event-ID\`). A plain GET is 426.
 
@@ -203,6 +205,7 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           compactTickWithCursor: ref('components/messages/compactTickWithCursor'),
           heartbeat: ref('components/messages/heartbeat'),
           heartbeatWithCursor: ref('components/messages/heartbeatWithCursor'),
+          batch: ref('components/messages/batch'),
           ack: ref('components/messages/ack'),
           error: ref('components/messages/error'),
           filterChange: ref('components/messages/filterChange'),
@@ -253,6 +256,12 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
                   enum: [...STREAM_RATES],
                   description:
                     '`real_time` (the default): every tick as it comes; `fixed_rate@<n>ms`: at the end of each window, the latest row of each pair that changed in it (a seq jump is the ticks folded, not a loss)',
+                },
+                batch: {
+                  type: 'string',
+                  enum: ['true', 'false'],
+                  description:
+                    "`true`, with a fixed rate, over WebSocket: each window's frames in one `batch` frame (400 without a fixed rate, and on an event stream)",
                 },
               },
               additionalProperties: false,
@@ -361,6 +370,7 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           ref('channels/priceStream/messages/compactTickWithCursor'),
           ref('channels/priceStream/messages/heartbeat'),
           ref('channels/priceStream/messages/heartbeatWithCursor'),
+          ref('channels/priceStream/messages/batch'),
         ],
       },
       sendCandleFrames: {
@@ -480,6 +490,13 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           'HeartbeatFrameWithCursor',
           { type: 'heartbeat', time: 1790000000000, cursor: 'mwysrltn-340' },
         ),
+        batch: streamMessage('batch', "A fixed rate's window in one frame (`?batch=true`)", 'BatchFrame', {
+          type: 'batch',
+          frames: [
+            { type: 'tick', seq: 1043, data: priceRowExample, cursor: 'mwysrltn-311' },
+            { type: 'tick', seq: 80, data: stockRowExample, cursor: 'mwysrltn-314' },
+          ],
+        }),
         ack: streamMessage('ack', 'Acknowledgement of a filter change', 'AckFrame', { type: 'ack', for: 'subscribe', pairCount: 3 }),
         error: streamMessage('error', 'Refusal of a client message', 'ErrorFrame', {
           type: 'error',

@@ -81,6 +81,19 @@ export const CompactTickFrame = z.strictObject({
 export const CompactTickFrameWithCursor = CompactTickFrame.extend({ cursor: Cursor })
 
 /**
+ * `?batch=true` at a fixed rate (WebSocket): one window's frames in one, in the order they would come one by one,
+ * each exactly that frame (ticks, compact ticks and static parts, and gaps for real losses).
+ */
+export const BatchFrame = z.strictObject({
+  type: z.literal('batch'),
+  frames: z
+    .array(
+      z.union([TickFrame, TickFrameWithCursor, GapFrame, GapFrameWithCursor, StaticFrame, CompactTickFrame, CompactTickFrameWithCursor]),
+    )
+    .min(1),
+})
+
+/**
  * `?heartbeat=<seconds>`: sent when nothing else was sent for that long; with the cursor of the latest tick sent
  * when the connection carries cursors (and on every event stream).
  */

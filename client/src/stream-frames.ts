@@ -81,6 +81,11 @@ export interface CompactTickFrame {
 export interface CompactTickFrameWithCursor extends CompactTickFrame {
   cursor: string
 }
+/** `?batch=true` at a fixed rate: one window's frames, in the order they would come one by one */
+export interface BatchFrame {
+  type: 'batch'
+  frames: (TickFrame | TickFrameWithCursor | GapFrame | GapFrameWithCursor | StaticFrame | CompactTickFrame | CompactTickFrameWithCursor)[]
+}
 export interface AckFrame {
   type: 'ack'
   for: 'subscribe' | 'unsubscribe'
@@ -109,6 +114,7 @@ export type ServerFrame =
   | StaticFrame
   | CompactTickFrame
   | CompactTickFrameWithCursor
+  | BatchFrame
 
 export interface ClientMessage {
   type: 'subscribe' | 'unsubscribe'

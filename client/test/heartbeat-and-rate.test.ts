@@ -68,11 +68,16 @@ t.test('a quiet connection stays up on heartbeats; a silent one is dropped after
   t.same([row.pair, row.mid, seq], ['BTC-USD', 7, 1], 'the tick published while the link was cut')
 })
 
-for (const format of ['full', 'compact'] as const) {
-  t.test(`at a fixed rate a seq jump is ticks folded, not a loss (${format} frames)`, async (t) => {
+for (const [format, batch] of [
+  ['full', false],
+  ['compact', false],
+  ['full', true],
+  ['compact', true],
+] as const) {
+  t.test(`at a fixed rate a seq jump is ticks folded, not a loss (${format} frames${batch ? ', in batches' : ''})`, async (t) => {
     const edge = await startTestEdge()
     t.teardown(edge.stop)
-    const options = { openSocket: nodeSocket(), baseUrl: edge.baseUrl, pairs: ['BTC-USD'], rate: 'fixed_rate@50ms', format } as const
+    const options = { openSocket: nodeSocket(), baseUrl: edge.baseUrl, pairs: ['BTC-USD'], rate: 'fixed_rate@50ms', format, batch } as const
     const client = new PriceStreamClient(options)
     const losses: Loss[] = []
     client.on('loss', (loss) => losses.push(loss))

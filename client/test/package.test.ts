@@ -34,11 +34,12 @@ const parity: [
   Same<frames.StaticFrame, z.infer<typeof schemas.StaticFrame>>,
   Same<frames.CompactTickFrame, z.infer<typeof schemas.CompactTickFrame>>,
   Same<frames.CompactTickFrameWithCursor, z.infer<typeof schemas.CompactTickFrameWithCursor>>,
+  Same<frames.BatchFrame, z.infer<typeof schemas.BatchFrame>>,
   Same<frames.ClientMessage, z.infer<typeof schemas.ClientMessage>>,
   Same<frames.StreamCandle, z.infer<typeof schemas.StreamCandle>>,
   Same<frames.CandleSnapshotFrame, z.infer<typeof schemas.CandleSnapshotFrame>>,
   Same<frames.CandleFrame, z.infer<typeof schemas.CandleFrame>>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true]
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true]
 
 const run = promisify(execFile)
 const packageDirectory = fileURLToPath(new URL('..', import.meta.url))

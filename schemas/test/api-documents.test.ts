@@ -244,6 +244,7 @@ t.test('the AsyncAPI document is valid AsyncAPI 3.0 with no error or warning fro
       .sort(),
     [
       'ack',
+      'batch',
       'compactSnapshot',
       'compactSnapshotWithCursor',
       'compactTick',
@@ -271,6 +272,7 @@ t.test('the AsyncAPI document is valid AsyncAPI 3.0 with no error or warning fro
     'replay',
     'heartbeat',
     'rate',
+    'batch',
   ])
   t.equal(stream.bindings().get('http')?.value().method, 'GET', 'the Server-Sent Events binding')
   const candles = document!.channels().get('candleStream')!
