@@ -4,8 +4,8 @@
 // conflation, no limits). The same load client drives both.
 // With a window (`<ms>:per-pair` or `<ms>:one-frame`, bench/stream-rate.ts) it plays a fixed rate instead: each
 // pair's latest row of the window goes out at the window's end, either as one tick frame per pair (what the
-// service sends) or as one frame holding every changed pair's tick frame, to the sockets taking every pair: the
-// two shapes' cost to uWS, everything else equal.
+// service sends by default) or as one `batch` frame holding every changed pair's tick frame (the service's
+// `batch=true`), to the sockets taking every pair: the two shapes' cost to uWS, everything else equal.
 // Usage (started by the stream benches): tsx bench/stream-baseline-uws-server.ts <nats url> <namespace> <port> [<window>]
 import { connect } from '@nats-io/transport-node'
 import { busNames } from '../bus/subjects.ts'
@@ -30,7 +30,7 @@ function pairIdsOf(query: string): number[] | null {
   return symbols ? symbols.split(',').flatMap((symbol) => pairBySymbol(symbol)?.id ?? []) : null
 }
 
-const [WINDOW_HEAD, COMMA, WINDOW_TAIL] = ['{"type":"window","ticks":[', ',', ']}'].map((text) => Buffer.from(text)) as [
+const [WINDOW_HEAD, COMMA, WINDOW_TAIL] = ['{"type":"batch","frames":[', ',', ']}'].map((text) => Buffer.from(text)) as [
   Buffer,
   Buffer,
   Buffer,

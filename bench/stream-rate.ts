@@ -7,10 +7,9 @@
 // from the end of the window the tick was published in (windows end on multiples of their length in wall-clock
 // time, the edge's and the bare server's alike; a tick that reached the server after the boundary went out a
 // window later, so the figure errs long, never short). Seq jumps at a fixed rate are the ticks folded, not losses.
-// With --shapes, the bare uWebSockets.js baseline (bench/stream-baseline-uws-server.ts) plays each fixed rate
-// too, once sending a window as one frame per pair (the service's shape) and once as one frame holding every
-// changed pair: what the two shapes cost uWS with nothing else running (the load client counts no ticks in the
-// second shape, so only the server's CPU is read there).
+// With --shapes, each fixed rate is measured in both window shapes, one frame per pair and one `batch` frame per
+// window (`batch=true`), on the edge and on the bare uWebSockets.js baseline (bench/stream-baseline-uws-server.ts),
+// which sends the same shapes: what the two shapes cost uWS with nothing else running, beside the service.
 // With --formats full,compact each rate is measured with full rows and with compact frames (?format=compact; the
 // rows are then stamped in a field of the row for every format, so all carry the same rows); the bare server
 // plays full rows only.
@@ -57,7 +56,8 @@ const command = parseCommandLine({
     shapes: {
       type: 'boolean',
       default: false,
-      description: 'also the bare uWS server at each fixed rate, one frame per pair against one frame per window',
+      description:
+        'each fixed rate in both window shapes, one frame per pair and one batch frame per window (batch=true), on the edge and on the bare uWS server',
     },
   },
 })
@@ -83,10 +83,28 @@ const nats = await startNats()
 const publisher = await connect({ servers: nats.url, name: 'stream-rate-bench-publisher' })
 
 type Row = Record<string, string | number>
+/** how a fixed rate's window goes out: one frame per pair, or one `batch` frame (the service's `batch=true`) */
+const WINDOW_SHAPES = ['per-pair', 'one-frame'] as const
+type WindowShape = (typeof WINDOW_SHAPES)[number]
 const rows: Row[] = []
 
 /** One run on a fresh server: `clients` all-pairs connections (asking the edge for `streamRate` in `format`), one measured window. */
-async function measure(streamRate: string, run: number, server: StreamServer, format: 'full' | 'compact' = 'full'): Promise<Row> {
+async function measure(
+  streamRate: string,
+  run: number,
+  server: StreamServer,
+  {
+    format = 'full',
+    shape,
+    askBatch = false,
+  }: {
+    format?: 'full' | 'compact'
+    /** the window shape measured, for the row */
+    shape?: WindowShape
+    /** the connections ask for `batch=true` (the edge's one-frame shape; the bare server's is its own setting) */
+    askBatch?: boolean
+  } = {},
+): Promise<Row> {
   // at a fixed rate, latency is from the end of the window a row was published in (windows end on multiples of it)
   const fixedWindowMs = streamRate === 'real_time' ? undefined : windowMsOf(streamRate as FixedRate)
   try {
@@ -95,7 +113,7 @@ async function measure(streamRate: string, run: number, server: StreamServer, fo
       clientBinary,
       groups: [clients],
       pairs: 'all',
-      query: streamRate === 'real_time' ? undefined : `rate=${streamRate}`,
+      query: streamRate === 'real_time' ? undefined : `rate=${streamRate}${askBatch ? '&batch=true' : ''}`,
       cpus: '1',
       nc: publisher,
       namespace: server.namespace,
@@ -121,6 +139,7 @@ async function measure(streamRate: string, run: number, server: StreamServer, fo
         server: server.name,
         rate: streamRate,
         ...(formats.length > 1 && { format }),
+        ...(shape !== undefined && { 'window shape': shape }),
         run,
         clients,
         'offered ticks/s': ticksPerSecond,
@@ -152,12 +171,14 @@ try {
   const bare = async (window: string) => startBaselineServer({ natsUrl: nats.url, port: await freePort(), cpus: '0', window })
   for (let run = 1; run <= runs; run++) {
     for (const rate of streamRates) {
-      for (const format of formats) rows.push(await measure(rate, run, await edge(), format))
+      const shapes = command.values.shapes && rate !== 'real_time' ? WINDOW_SHAPES : [undefined]
+      for (const shape of shapes)
+        for (const format of formats) rows.push(await measure(rate, run, await edge(), { format, shape, askBatch: shape === 'one-frame' }))
       if (!command.values.shapes || rate === 'real_time') continue
-      for (const shape of ['per-pair', 'one-frame']) rows.push(await measure(rate, run, await bare(`${windowMsOf(rate)}:${shape}`)))
+      for (const shape of WINDOW_SHAPES) rows.push(await measure(rate, run, await bare(`${windowMsOf(rate)}:${shape}`), { shape }))
     }
   }
-  const kindOf = (row: Row) => [row.server, row.rate, row.format].filter((part) => part !== undefined).join(', ')
+  const kindOf = (row: Row) => [row.server, row.rate, row.format, row['window shape']].filter((part) => part !== undefined).join(', ')
   const byServer = Object.fromEntries(
     [...new Set(rows.map(kindOf))].map((kind) => {
       const mine = rows.filter((row) => kindOf(row) === kind)

@@ -27,6 +27,8 @@
 // heartbeat=5); with either format. At a fixed rate the seq jumps it counts are the ticks folded into a row, not
 // losses; heartbeat frames are counted as bytes only. With --window-ms=W (the fixed rate's window) latency is
 // from the end of the window the row's stamp fell in, the edge's windows ending on multiples of W in wall-clock time.
+// With batch=true in --query a fixed rate's window comes as one `batch` frame: each frame inside is read as if it
+// came alone.
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -357,6 +359,30 @@ static void read_compact_tick(conn_t *c, const unsigned char *p, const unsigned 
   if (values) latency_from_number(values + 1, now);
 }
 
+/* A gap: {"type":"gap","dropped":N[,"cursor":"..."]} */
+static void read_gap(conn_t *c, const unsigned char *p, const unsigned char *end) {
+  take_cursor(c, p, end);
+  announced_gaps += strtoul((const char *)p + 24, NULL, 10);
+}
+
+/*
+ * A fixed rate's window in one frame (&batch=true): {"type":"batch","frames":[<frame>,...]}, each frame inside a
+ * tick, compact tick, static part or gap as it would come alone. A row holds no "type" key, so `,{"type":"` only
+ * ever starts the next frame.
+ */
+static void read_batch(conn_t *c, const unsigned char *p, const unsigned char *end, uint64_t now) {
+  static const char next[] = ",{\"type\":\"";
+  const unsigned char *frame = p + 26, *last = end - 2; /* after `"frames":[`, before `]}` */
+  while (frame < last) {
+    const unsigned char *after = memmem(frame + 1, (size_t)(last - frame - 1), next, sizeof next - 1);
+    const unsigned char *frame_end = after ? after : last;
+    if (frame_end - frame > 20 && frame[9] == 't' && frame[10] == '"') read_compact_tick(c, frame, frame_end, now);
+    else if (frame_end - frame > 20 && frame[9] == 't') read_tick(c, frame, frame_end, now);
+    else if (frame_end - frame > 10 && frame[9] == 'g') read_gap(c, frame, frame_end);
+    frame = frame_end + 1;
+  }
+}
+
 static int retry_after_of(const unsigned char *head, size_t len) {
   const unsigned char *h = memmem(head, len, "\r\nretry-after: ", 15);
   if (!h) h = memmem(head, len, "\r\nRetry-After: ", 15);
@@ -440,8 +466,9 @@ static void on_readable(int i) {
       last_snapshot_at = now;
       if (!c->has_snapshot) c->has_snapshot = 1, with_snapshot++;
     } else if (opcode == 1 && payload > 10 && p[9] == 'g') {
-      take_cursor(c, p, end);
-      announced_gaps += strtoul((const char *)p + 24, NULL, 10);
+      read_gap(c, p, end);
+    } else if (opcode == 1 && payload > 28 && p[9] == 'b') {
+      read_batch(c, p, end, now);
     } else if (opcode == 1 && payload > 30 && p[9] == 'r') { /* {"type":"resumed","recovered":true|false... */
       if (p[30] == 't') {
         resumes_recovered++;

@@ -109,17 +109,20 @@ t.test(
   async (t) => {
     const edge = await startTestEdge({ bus, env: { RATE_LIMITS_ENABLED: 'false', STREAM_ALLOWED_ORIGINS: '*' } })
     t.teardown(edge.stop)
-    /** 20 all-pairs compact connections at fixed_rate@1000ms, latency from the stamp or from the window's end */
-    const measure = async (windowMs?: number) => {
+    /** 20 all-pairs connections at fixed_rate@1000ms (compact unless told), latency from the stamp or from the window's end */
+    const measure = async (
+      windowMs?: number,
+      { batch = false, format = 'compact' }: { batch?: boolean; format?: 'compact' | 'full' } = {},
+    ) => {
       const session = await NativeStreamSession.open({
         target: edge.baseUrl,
         clientBinary: binary,
         groups: [20],
         pairs: 'all',
-        query: 'rate=fixed_rate@1000ms',
+        query: `rate=fixed_rate@1000ms${batch ? '&batch=true' : ''}`,
         nc,
         namespace,
-        format: 'compact',
+        format,
         rows: 'in-row',
         windowMs,
       })
@@ -145,6 +148,17 @@ t.test(
       fromWindowEnd.latency.p50Ms > 0 && fromWindowEnd.latency.p50Ms < fromStamp.latency.p50Ms,
       `from the window's end: less than from the stamp (p50 ${fromWindowEnd.latency.p50Ms} ms against ${fromStamp.latency.p50Ms})`,
     )
+    // each window in one batch frame (batch=true): the frames inside are read as if they came alone
+    for (const format of ['compact', 'full'] as const) {
+      const batched = await measure(1000, { batch: true, format })
+      const batchTotals = batched.totals as Record<string, number>
+      t.match(batchTotals, { connections: 20, failedConnections: 0, closes: 0, gaps: 0 }, `batched, ${format}: nothing lost`)
+      t.ok(
+        batchTotals.ticks! > 0 && batchTotals.seqGaps! > 0,
+        `batched, ${format}: rows and their folded ticks read (${batchTotals.ticks}, ${batchTotals.seqGaps})`,
+      )
+      t.ok(batched.latency.p50Ms > 0, `batched, ${format}: latency from the window's end (p50 ${batched.latency.p50Ms} ms)`)
+    }
   },
 )
 
