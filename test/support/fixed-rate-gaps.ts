@@ -1,4 +1,12 @@
 import { isDeepStrictEqual } from 'node:util'
+import type { Test } from 'tap'
+import { PAIRS } from '../../schemas/pairs.ts'
+import { startTestEdge } from './edge-harness.ts'
+import { bulkyRowBytes } from './price-rows.ts'
+import { RawStreamClient } from './raw-ws.ts'
+import { NO_CONFLATION, openRawFrames } from './resume-clients.ts'
+import { publishUntilLagging } from './stream-clients.ts'
+import { waitFor } from './wait.ts'
 
 const positionOf = (cursor: string) => Number(cursor.split('-')[1])
 
@@ -40,4 +48,52 @@ export function gapsAgainstControl(
     announced = 0
   }
   return { mismatches, gapsChecked }
+}
+
+/** A client's frames with every `batch` opened in place. */
+const unbatched = (frames: readonly any[]): any[] => frames.flatMap((frame) => (frame.type === 'batch' ? frame.frames : [frame]))
+
+/**
+ * A slow client at `fixed_rate@50ms` with cursors (and `extraQuery`), beside a control connection of that rate which
+ * reads everything: a bulky row of every pair per window, one window at a time, until the slow one lags; then it
+ * reads again, windows going on until a tick has followed its last gap. Its frames (after the snapshot, batches
+ * opened) checked against the control's ticks with `gapsAgainstControl`, and the frames as they came.
+ */
+export async function slowClientAtFixedRate(
+  t: Test,
+  extraQuery = '',
+): Promise<{ mismatches: string[]; gapsChecked: number; received: any[] }> {
+  const edge = await startTestEdge({ env: NO_CONFLATION })
+  t.teardown(edge.stop)
+  const query = `${edge.streamUrl}?cursor=true&rate=fixed_rate@50ms`
+  const paused = await RawStreamClient.connect(`${query}${extraQuery}`)
+  const control = await openRawFrames(query)
+  t.teardown(() => (paused.destroy(), control.socket.terminate()))
+  const snapshot = (await paused.frames.waitFor((frame) => frame.json?.type === 'snapshot', 'snapshot')).json
+  await control.frames.waitFor((frame) => frame.json.type === 'snapshot', 'snapshot')
+  paused.pause()
+
+  let mid = 0
+  const window = async () => {
+    mid++
+    for (const pair of PAIRS) edge.bus.publishTick(pair.symbol, bulkyRowBytes(pair.symbol, mid, 4000))
+    await control.frames.waitFor((frame) => frame.json.type === 'tick' && frame.json.data.mid === mid, 'the window')
+  }
+  await publishUntilLagging(edge, window, { timeoutMs: 40_000 })
+  await window()
+  paused.resume()
+  await paused.frames.waitFor((frame) => frame.json?.type === 'gap', 'the gap')
+  const frames = () => unbatched(paused.messages.slice(1))
+  await waitFor(
+    async () => {
+      const after = frames()
+      const lastGap = after.findLastIndex((frame) => frame.type === 'gap')
+      if (after.slice(lastGap).some((frame) => frame.type === 'tick')) return true
+      await window()
+      return false
+    },
+    { what: 'a tick after the last gap', timeoutMs: 40_000 },
+  )
+  const controlTicks = control.frames.items.filter((frame) => frame.json.type === 'tick').map((frame) => frame.json)
+  return { ...gapsAgainstControl(snapshot, frames(), controlTicks), received: paused.messages.slice(1) }
 }

@@ -6,7 +6,7 @@ import t from 'tap'
 import { startTestEdge } from '../../../test/support/edge-harness.ts'
 import { metricValue } from '../../../test/support/metrics.ts'
 import { priceRow, rowBytes } from '../../../test/support/price-rows.ts'
-import { rawUpgrade } from '../../../test/support/raw-ws.ts'
+import { invalidStreamQuery, queryRefusals } from '../../../test/support/stream-refusals.ts'
 import { NO_CONFLATION, openEventStream, openRawFrames, untilTicks } from '../../../test/support/resume-clients.ts'
 
 const heartbeats = <F extends { json: any }>(frames: readonly F[]): F[] => frames.filter((frame) => frame.json.type === 'heartbeat')
@@ -160,13 +160,7 @@ t.test('a heartbeat out of range or not a whole number, an unknown rate, or eith
     ['rate=real_time&rate=real_time', twice('rate')],
   ]
   for (const [query, issue] of cases) {
-    const body = { error: 'Bad Request', message: 'invalid query for the price stream', issues: [issue] }
-    const refused = await rawUpgrade(`${edge.streamUrl}?pairs=BTC-USD&${query}`)
-    refused.socket.destroy()
-    t.equal(refused.status, 400, query)
-    t.same(JSON.parse(refused.rest.toString()), body, query)
-    const events = await fetch(`${edge.baseUrl}/v1/prices/stream?pairs=BTC-USD&${query}`, { headers: { accept: 'text/event-stream' } })
-    t.equal(events.status, 400, `${query} (event stream)`)
-    t.same(await events.json(), body, `${query} (event stream)`)
+    const refused = { status: 400, body: invalidStreamQuery(issue) }
+    t.same(await queryRefusals(edge, query), { upgrade: refused, eventStream: refused }, query)
   }
 })

@@ -2,18 +2,13 @@
 // connection without `batch` gets one by one; a slow client's gaps inside batches stay exact; `batch=true` is
 // refused without a fixed rate and on an event stream.
 import t from 'tap'
-import { PAIRS } from '../../../schemas/pairs.ts'
 import { startTestEdge } from '../../../test/support/edge-harness.ts'
-import { gapsAgainstControl } from '../../../test/support/fixed-rate-gaps.ts'
+import { slowClientAtFixedRate } from '../../../test/support/fixed-rate-gaps.ts'
 import { metricValue } from '../../../test/support/metrics.ts'
-import { bulkyRowBytes, priceRow, rowBytes } from '../../../test/support/price-rows.ts'
-import { RawStreamClient, rawUpgrade } from '../../../test/support/raw-ws.ts'
+import { priceRow, rowBytes } from '../../../test/support/price-rows.ts'
 import { NO_CONFLATION, openRawFrames, untilTicks } from '../../../test/support/resume-clients.ts'
-import { publishUntilLagging } from '../../../test/support/stream-clients.ts'
+import { invalidStreamQuery, queryRefusals } from '../../../test/support/stream-refusals.ts'
 import { waitFor } from '../../../test/support/wait.ts'
-
-/** The frames a client was sent, with every batch opened in place. */
-const unbatched = (frames: readonly any[]): any[] => frames.flatMap((frame) => (frame.type === 'batch' ? frame.frames : [frame]))
 
 t.test("each window comes as one batch frame, holding the frames of the window's rows as they come unbatched", async (t) => {
   const edge = await startTestEdge({ env: NO_CONFLATION })
@@ -85,46 +80,11 @@ t.test("each window comes as one batch frame, holding the frames of the window's
 })
 
 t.test('a slow batched client: its gaps count exactly the ticks of the rows it was not sent', async (t) => {
-  const edge = await startTestEdge({ env: NO_CONFLATION })
-  t.teardown(edge.stop)
-  const query = `${edge.streamUrl}?cursor=true&rate=fixed_rate@50ms`
-  const paused = await RawStreamClient.connect(`${query}&batch=true`)
-  const control = await openRawFrames(query)
-  t.teardown(() => (paused.destroy(), control.socket.terminate()))
-  const snapshot = (await paused.frames.waitFor((frame) => frame.json?.type === 'snapshot', 'snapshot')).json
-  await control.frames.waitFor((frame) => frame.json.type === 'snapshot', 'snapshot')
-  paused.pause()
-
-  // a bulky row of every pair per window; the control connection takes each window before the next
-  let mid = 0
-  const window = async () => {
-    mid++
-    for (const pair of PAIRS) edge.bus.publishTick(pair.symbol, bulkyRowBytes(pair.symbol, mid, 4000))
-    await control.frames.waitFor((frame) => frame.json.type === 'tick' && frame.json.data.mid === mid, 'the window')
-  }
-  await publishUntilLagging(edge, window, { timeoutMs: 40_000 })
-  await window()
-  paused.resume()
-  await paused.frames.waitFor((frame) => frame.json?.type === 'gap', 'the gap')
-  // windows until a tick has followed its last gap
-  const received = () => unbatched(paused.messages.slice(1))
-  await waitFor(
-    async () => {
-      const frames = received()
-      const lastGap = frames.findLastIndex((frame) => frame.type === 'gap')
-      if (frames.slice(lastGap).some((frame) => frame.type === 'tick')) return true
-      await window()
-      return false
-    },
-    { what: 'a tick after the last gap', timeoutMs: 40_000 },
-  )
-
-  const controlTicks = control.frames.items.filter((frame) => frame.json.type === 'tick').map((frame) => frame.json)
-  const { mismatches, gapsChecked } = gapsAgainstControl(snapshot, received(), controlTicks)
+  const { mismatches, gapsChecked, received } = await slowClientAtFixedRate(t, '&batch=true')
   t.same(mismatches, [], 'every gap counts exactly the seq advanced by the rows it missed, and every tick is the unbatched frame')
   t.ok(gapsChecked >= 1, `gaps checked: ${gapsChecked}`)
   t.ok(
-    paused.messages.some((frame) => frame.type === 'batch'),
+    received.some((frame) => frame.type === 'batch'),
     'ticks came in batches',
   )
 })
@@ -141,24 +101,21 @@ t.test('batch=true is refused without a fixed rate, on an event stream, and spel
     ],
   ]
   for (const [query, issue] of cases) {
-    const body = { error: 'Bad Request', message: 'invalid query for the price stream', issues: [issue] }
-    const refused = await rawUpgrade(`${edge.streamUrl}?pairs=BTC-USD&${query}`)
-    refused.socket.destroy()
-    t.equal(refused.status, 400, query)
-    t.same(JSON.parse(refused.rest.toString()), body, query)
-    const events = await fetch(`${edge.baseUrl}/v1/prices/stream?pairs=BTC-USD&${query}`, { headers: { accept: 'text/event-stream' } })
-    t.equal(events.status, 400, `${query} (event stream)`)
-    t.same(await events.json(), body, `${query} (event stream)`)
+    const refused = { status: 400, body: invalidStreamQuery(issue) }
+    t.same(await queryRefusals(edge, query), { upgrade: refused, eventStream: refused }, query)
   }
-  const events = await fetch(`${edge.baseUrl}/v1/prices/stream?pairs=BTC-USD&rate=fixed_rate@200ms&batch=true`, {
-    headers: { accept: 'text/event-stream' },
-  })
-  t.equal(events.status, 400, 'a fixed rate with batch=true, as an event stream')
-  t.same(await events.json(), {
-    error: 'Bad Request',
-    message: 'invalid query for the price stream',
-    issues: [
-      { code: 'custom', path: ['batch'], message: 'batch=true is for WebSocket connections: an event stream sends one event per frame' },
-    ],
-  })
+  const overEvents = await queryRefusals(edge, 'rate=fixed_rate@200ms&batch=true')
+  t.same(
+    overEvents.eventStream,
+    {
+      status: 400,
+      body: invalidStreamQuery({
+        code: 'custom',
+        path: ['batch'],
+        message: 'batch=true is for WebSocket connections: an event stream sends one event per frame',
+      }),
+    },
+    'a fixed rate with batch=true, as an event stream',
+  )
+  t.equal(overEvents.upgrade.status, 101, 'the same query upgrades')
 })

@@ -2,16 +2,12 @@
 // tick frame a real-time connection got for that tick (so the seq jump is the ticks folded, and no gap for
 // them); a slow client's gaps stay exact; a resume replays every tick after the cursor, then windows go on.
 import t from 'tap'
-import { PAIRS } from '../../../schemas/pairs.ts'
 import { startTestEdge } from '../../../test/support/edge-harness.ts'
-import { gapsAgainstControl } from '../../../test/support/fixed-rate-gaps.ts'
+import { slowClientAtFixedRate } from '../../../test/support/fixed-rate-gaps.ts'
 import { leftAtFixedRate } from '../../../test/support/fixed-rate-resume.ts'
 import { metricValue } from '../../../test/support/metrics.ts'
-import { bulkyRowBytes, priceRow, rowBytes } from '../../../test/support/price-rows.ts'
-import { RawStreamClient } from '../../../test/support/raw-ws.ts'
+import { priceRow, rowBytes } from '../../../test/support/price-rows.ts'
 import { NO_CONFLATION, openRawFrames, untilTicks, type RawFrame } from '../../../test/support/resume-clients.ts'
-import { publishUntilLagging } from '../../../test/support/stream-clients.ts'
-import { waitFor } from '../../../test/support/wait.ts'
 
 const ticksOf = (frames: readonly RawFrame[]) => frames.filter((frame) => frame.json.type === 'tick')
 
@@ -62,42 +58,7 @@ t.test('each window sends the latest row of each pair that changed in it, the re
 })
 
 t.test('a slow client at a fixed rate: its gaps count exactly the ticks of the rows it was not sent', async (t) => {
-  const edge = await startTestEdge({ env: NO_CONFLATION })
-  t.teardown(edge.stop)
-  const query = `${edge.streamUrl}?cursor=true&rate=fixed_rate@50ms`
-  const paused = await RawStreamClient.connect(query)
-  const control = await openRawFrames(query)
-  t.teardown(() => (paused.destroy(), control.socket.terminate()))
-  const snapshot = (await paused.frames.waitFor((frame) => frame.json?.type === 'snapshot', 'snapshot')).json
-  await control.frames.waitFor((frame) => frame.json.type === 'snapshot', 'snapshot')
-  paused.pause()
-
-  // a bulky row of every pair per batch; the control connection takes each batch's window before the next
-  let mid = 0
-  const batch = async () => {
-    mid++
-    for (const pair of PAIRS) edge.bus.publishTick(pair.symbol, bulkyRowBytes(pair.symbol, mid, 4000))
-    await control.frames.waitFor((frame) => frame.json.type === 'tick' && frame.json.data.mid === mid, "the batch's window")
-  }
-  await publishUntilLagging(edge, batch, { timeoutMs: 40_000 })
-  await batch()
-  paused.resume()
-  await paused.frames.waitFor((frame) => frame.json?.type === 'gap', 'the gap')
-  // batches until a tick has followed its last gap
-  await waitFor(
-    async () => {
-      const frames = paused.frames.items
-      const lastGap = frames.findLastIndex((frame) => frame.json?.type === 'gap')
-      if (frames.slice(lastGap).some((frame) => frame.json?.type === 'tick')) return true
-      await batch()
-      return false
-    },
-    { what: 'a tick after the last gap', timeoutMs: 40_000 },
-  )
-
-  const controlTicks = ticksOf(control.frames.items).map((frame) => frame.json)
-  const received = paused.messages.slice(1)
-  const { mismatches, gapsChecked } = gapsAgainstControl(snapshot, received, controlTicks)
+  const { mismatches, gapsChecked } = await slowClientAtFixedRate(t)
   t.same(mismatches, [], 'every gap counts exactly the seq advanced by the rows it missed, and every tick is the shared frame')
   t.ok(gapsChecked >= 1, `gaps checked: ${gapsChecked}`)
 })
