@@ -112,6 +112,13 @@ const command = parseCommandLine({
       section: SECTIONS.stream,
       description: 'ask for cursors; every reopen resumes after the last one (?from=, Last-Event-ID)',
     },
+    batch: {
+      type: 'boolean',
+      default: false,
+      section: SECTIONS.stream,
+      description:
+        'with a fixed --rate over WebSocket: each window in one batch frame (?batch=true),\nits frames counted as if they came alone (node client)',
+    },
     heartbeat: {
       type: 'string',
       value: 'S',
@@ -309,6 +316,7 @@ const streamRate = mode === 'stream' ? command.choice('rate', STREAM_RATES, valu
 if (native && (transport === 'sse' || stormEvery !== undefined || values.resume))
   refuse('--transport sse, --resume and --storm-every run on the node client')
 if (native && (heartbeatSeconds !== undefined || streamRate !== 'real_time')) refuse('--heartbeat and --rate run on the node client')
+if (values.batch && (streamRate === 'real_time' || transport === 'sse')) refuse('--batch needs a fixed --rate, over WebSocket')
 const channel = command.choice('channel', ['prices', 'candles'])
 const resolution = command.choice('resolution', OHLC_RESOLUTIONS)
 if (channel === 'candles' && native) refuse('--channel candles runs on the node client')
@@ -394,6 +402,7 @@ try {
       resume: values.resume,
       heartbeatSeconds,
       ...(streamRate !== 'real_time' && { streamRate }),
+      ...(values.batch && { batch: true }),
       ...(stormEvery !== undefined && { storm: { everySeconds: stormEvery, share: command.number('storm-share', { min: 0, max: 100 }) } }),
       perIp: { connections: number('per-ip-connections', values['per-ip-connections']), upgradesPerMinute: 60 },
       ...(values.publish && {

@@ -39,6 +39,8 @@ export interface StreamLoadOptions {
   heartbeatSeconds?: number
   /** connections ask for this rate (`?rate=`; real_time when absent) */
   streamRate?: string
+  /** at a fixed rate, connections ask for each window in one `batch` frame (`?batch=true`) */
+  batch?: boolean
   /** every `everySeconds`, `share` % of the connections close and reopen at once: a reconnect storm */
   storm?: { everySeconds: number; share: number }
   /** publish the ticks on the service's bus (exact latency) instead of reading the service's feed */
@@ -72,12 +74,16 @@ export function streamQueries(connections: number, pairs: string, listAll = fals
   })
 }
 
-/** The queries with the parameters every connection adds: `?resolution=` (candles), `?heartbeat=` and `?rate=`. */
-export function withOptIns(queries: string[], optIns: { resolution?: string; heartbeatSeconds?: number; streamRate?: string }): string[] {
+/** The queries with the parameters every connection adds: `?resolution=` (candles), `?heartbeat=`, `?rate=` and `?batch=`. */
+export function withOptIns(
+  queries: string[],
+  optIns: { resolution?: string; heartbeatSeconds?: number; streamRate?: string; batch?: boolean },
+): string[] {
   const params = [
     ...(optIns.resolution === undefined ? [] : [`resolution=${optIns.resolution}`]),
     ...(optIns.heartbeatSeconds === undefined ? [] : [`heartbeat=${optIns.heartbeatSeconds}`]),
     ...(optIns.streamRate === undefined ? [] : [`rate=${optIns.streamRate}`]),
+    ...(optIns.batch ? ['batch=true'] : []),
   ].join('&')
   return params === '' ? queries : queries.map((query) => (query === '' ? `?${params}` : `${query}&${params}`))
 }

@@ -18,14 +18,12 @@ const clockOffsetMs = input.latency.kind === 'row-timestamp' ? input.latency.clo
 // `{"type":"` is 9 bytes; the next one tells the frame type. `{"type":"tick","seq":` is 21 bytes.
 const TYPE_AT = 9
 const SEQ_AT = 21
-const [TICK, GAP, SNAPSHOT, RESUMED, HEARTBEAT, CANDLE] = ['t', 'g', 's', 'r', 'h', 'c'].map((letter) => letter.charCodeAt(0)) as [
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-]
+const [TICK, GAP, SNAPSHOT, RESUMED, HEARTBEAT, CANDLE, BATCH] = ['t', 'g', 's', 'r', 'h', 'c', 'b'].map((letter) =>
+  letter.charCodeAt(0),
+) as [number, number, number, number, number, number, number]
+/** `{"type":"batch","frames":[` is 26 bytes; a row holds no "type" key, so `,{"type":"` only ever starts the next frame */
+const BATCH_FRAMES_AT = 26
+const NEXT_FRAME = Buffer.from(',{"type":"')
 /** `{"type":"resumed","recovered":` is 30 bytes: then `t`rue or `f`alse */
 const RECOVERED_AT = 30
 const CURSOR_KEY = Buffer.from('"cursor":"')
@@ -148,8 +146,13 @@ function onSnapshot(connection: Connection, text: string) {
 /** One frame of the stream (a WebSocket text frame, or an event's data: the same JSON). */
 function onFrame(connection: Connection, data: Buffer, start: number, end: number, receivedAt: number) {
   counters.bytes += end - start
+  readFrame(connection, data, start, end, receivedAt)
+}
+
+function readFrame(connection: Connection, data: Buffer, start: number, end: number, receivedAt: number) {
   const type = data[start + TYPE_AT]
-  if (type === TICK) onTick(connection, data, start, end, receivedAt)
+  if (type === BATCH) readBatch(connection, data, start, end, receivedAt)
+  else if (type === TICK) onTick(connection, data, start, end, receivedAt)
   else if (type === CANDLE) onCandle(data, start, end, receivedAt)
   else if (type === GAP) {
     const [dropped] = parseDigits(data, start + '{"type":"gap","dropped":'.length)
@@ -167,6 +170,17 @@ function onFrame(connection: Connection, data: Buffer, start: number, end: numbe
     back(connection)
     if (data[start + RECOVERED_AT] === TICK) counters.recovered++
     else counters.notRecovered++
+  }
+}
+
+/** A fixed rate's window in one frame (`?batch=true`): each frame inside read as if it came alone. */
+function readBatch(connection: Connection, data: Buffer, start: number, end: number, receivedAt: number) {
+  const last = end - 2 // before `]}`
+  for (let at = start + BATCH_FRAMES_AT; at < last;) {
+    const next = data.indexOf(NEXT_FRAME, at + 1)
+    const frameEnd = next < 0 || next > last ? last : next
+    readFrame(connection, data, at, frameEnd, receivedAt)
+    at = frameEnd + 1
   }
 }
 

@@ -60,37 +60,42 @@ t.test('--heartbeat: quiet connections get heartbeats, each one counted', async 
   )
 })
 
-t.test('--rate fixed_rate@200ms: rows at most once per window, their seq jumps counted as folded', async (t) => {
-  const { target } = await startTargetService(t, { SIM_TICKS_PER_SECOND: '1000', RATE_LIMITS_ENABLED: 'false' })
-  const out = join(dir, 'fixed-rate')
-  await loadtest([
-    'stream',
-    '--target',
-    target,
-    '--connections',
-    '4',
-    '--ramp',
-    '100',
-    '--duration',
-    '4',
-    '--rate',
-    'fixed_rate@200ms',
-    '--owns-service',
-    '--out',
-    out,
-  ])
-  const { totals, series } = readResult(out)
-  t.comment(JSON.stringify(totals))
-  t.equal(totals.unexplained, 0, 'no seq jump counted as a loss')
-  t.equal(totals.gaps, 0)
-  t.ok((totals.folded as number) > 0, 'ticks folded into the rows')
-  // 83 pairs, 5 windows a second: at most 415 rows a second per connection (one window more at a second's edge)
-  t.ok(
-    series.every((second) => second.deliveredPerSecond <= 4 * 83 * 6),
-    `at most a row per pair per window (${series.map((second) => second.deliveredPerSecond).join(', ')} a second)`,
+for (const batch of [false, true])
+  t.test(
+    `--rate fixed_rate@200ms${batch ? ' --batch' : ''}: rows at most once per window, their seq jumps counted as folded`,
+    async (t) => {
+      const { target } = await startTargetService(t, { SIM_TICKS_PER_SECOND: '1000', RATE_LIMITS_ENABLED: 'false' })
+      const out = join(dir, batch ? 'fixed-rate-batch' : 'fixed-rate')
+      await loadtest([
+        'stream',
+        '--target',
+        target,
+        '--connections',
+        '4',
+        '--ramp',
+        '100',
+        '--duration',
+        '4',
+        '--rate',
+        'fixed_rate@200ms',
+        ...(batch ? ['--batch'] : []),
+        '--owns-service',
+        '--out',
+        out,
+      ])
+      const { totals, series } = readResult(out)
+      t.comment(JSON.stringify(totals))
+      t.equal(totals.unexplained, 0, 'no seq jump counted as a loss')
+      t.equal(totals.gaps, 0)
+      t.ok((totals.folded as number) > 0, 'ticks folded into the rows')
+      // 83 pairs, 5 windows a second: at most 415 rows a second per connection (one window more at a second's edge)
+      t.ok(
+        series.every((second) => second.deliveredPerSecond <= 4 * 83 * 6),
+        `at most a row per pair per window (${series.map((second) => second.deliveredPerSecond).join(', ')} a second)`,
+      )
+      t.ok(series.every((second) => 'folded' in second.extra))
+    },
   )
-  t.ok(series.every((second) => 'folded' in second.extra))
-})
 
 t.test('--channel candles: candle-stream connections, their candle frames counted', async (t) => {
   const { target } = await startTargetService(t, { SIM_TICKS_PER_SECOND: '1000', RATE_LIMITS_ENABLED: 'false' })
@@ -129,6 +134,9 @@ t.test('--heartbeat out of range, an unknown --rate, and either on the native cl
   const native = await failedRun([...base, '--client', 'native', '--heartbeat', '5'])
   t.equal(native?.code, 2)
   t.match(native?.stderr, /--heartbeat and --rate run on the node client/)
+  const batchAtRealTime = await failedRun([...base, '--batch'])
+  t.equal(batchAtRealTime?.code, 2)
+  t.match(batchAtRealTime?.stderr, /--batch needs a fixed --rate, over WebSocket/)
 })
 
 t.test('--channel candles: an unknown --resolution, --rate, --resume or the native client are refused before any load', async (t) => {
