@@ -16,6 +16,9 @@ async function framesSent(opsPort: number, type: string): Promise<number> {
   return Number(new RegExp(`^venue_stream_frames_total\\{type="${type}",rate="real_time"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0)
 }
 
+/** four connections, opened at once, for four seconds */
+const FOUR_CONNECTIONS = ['--connections', '4', '--ramp', '100', '--duration', '4']
+
 t.test('--heartbeat: quiet connections get heartbeats, each one counted', async (t) => {
   const [port, opsPort] = [await freePort(), await freePort()]
   const edge = startServiceProcess(['edge'], {
@@ -33,12 +36,7 @@ t.test('--heartbeat: quiet connections get heartbeats, each one counted', async 
     'stream',
     '--target',
     `http://127.0.0.1:${port}`,
-    '--connections',
-    '4',
-    '--ramp',
-    '100',
-    '--duration',
-    '4',
+    ...FOUR_CONNECTIONS,
     '--heartbeat',
     '1',
     '--owns-service',
@@ -66,19 +64,15 @@ for (const batch of [false, true])
     async (t) => {
       const { target } = await startTargetService(t, { SIM_TICKS_PER_SECOND: '1000', RATE_LIMITS_ENABLED: 'false' })
       const out = join(dir, batch ? 'fixed-rate-batch' : 'fixed-rate')
+      const batched = batch ? ['--batch'] : []
       await loadtest([
         'stream',
         '--target',
         target,
-        '--connections',
-        '4',
-        '--ramp',
-        '100',
-        '--duration',
-        '4',
+        ...FOUR_CONNECTIONS,
         '--rate',
         'fixed_rate@200ms',
-        ...(batch ? ['--batch'] : []),
+        ...batched,
         '--owns-service',
         '--out',
         out,
@@ -101,8 +95,19 @@ t.test('--channel candles: candle-stream connections, their candle frames counte
   const { target } = await startTargetService(t, { SIM_TICKS_PER_SECOND: '1000', RATE_LIMITS_ENABLED: 'false' })
   const out = join(dir, 'candles')
   const pairs = 'BTC-USD,ETH-USD'
-  const connections = ['--connections', '4', '--ramp', '100', '--duration', '4', '--owns-service']
-  await loadtest(['stream', '--target', target, '--channel', 'candles', '--pairs', pairs, ...connections, '--out', out])
+  await loadtest([
+    'stream',
+    '--target',
+    target,
+    '--channel',
+    'candles',
+    '--pairs',
+    pairs,
+    ...FOUR_CONNECTIONS,
+    '--owns-service',
+    '--out',
+    out,
+  ])
   const { totals, series, latencyMeaning, options } = readResult(out)
   t.comment(JSON.stringify(totals))
   t.equal(totals.snapshots, 4, 'a snapshot on each connection')
