@@ -15,6 +15,12 @@ import type { TickHandler, TickLog } from './price-bus.ts'
 import { sharedFeed } from './shared-feed.ts'
 import type { BusNames } from './subjects.ts'
 
+/**
+ * How long the ticks a subscription missed are read for before they are skipped as lost (announced to the stream's
+ * clients by their seq jumps): longer than a stream leader's change, short of holding every client for a JetStream
+ * without a meta leader.
+ */
+const HOLE_GIVE_UP_MS = 5_000
 /** the header JetStream puts the stream sequence of a republished message in */
 const POSITION_HEADER = 'Nats-Sequence'
 
@@ -49,8 +55,16 @@ export function natsTickIntake(nc: NatsConnection, names: BusNames, log: Logger)
         after,
         (tick) => handler({ pair: tick.pair, row: tick.row, seq: seqOfPair(tick.pair, tick.seq), position: tick.position }),
         read,
-        readFailed,
-        CONSUMER_RETRY_MS,
+        {
+          onReadError: readFailed,
+          retryMs: CONSUMER_RETRY_MS,
+          giveUpAfterMs: HOLE_GIVE_UP_MS,
+          onGivenUp: (from, to) =>
+            log.error(
+              { from, to, afterMs: HOLE_GIVE_UP_MS },
+              'ticks the subscription missed could not be read from the tick stream: skipped as lost',
+            ),
+        },
       )
       const untake = take((tick) => order.arrive(tick))
       let stopped = false

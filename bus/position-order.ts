@@ -19,6 +19,20 @@ export type ReadPositions = (from: number, to: number, each: (tick: PositionedTi
  */
 export const MAX_WAITING_TICKS = 10_000
 
+export interface PositionOrderOptions {
+  /** a read of the stream failed: it is tried again after `retryMs` */
+  onReadError(error: unknown): void
+  retryMs: number
+  /**
+   * How long a hole's reads may fail before the hole is given up (its ticks skipped, as the stream no longer holding
+   * them would be): a JetStream without a meta leader (seen for 20 s after a partition healed) refuses the reads,
+   * while the stream goes on storing and republishing, and the reader would otherwise hold every later tick.
+   */
+  giveUpAfterMs: number
+  /** positions `from` to `to` were given up after their reads failed for `giveUpAfterMs` */
+  onGivenUp(from: number, to: number): void
+}
+
 export class PositionOrder {
   /** the position of the last tick handed over */
   private last: number
@@ -36,8 +50,7 @@ export class PositionOrder {
     after: number,
     private readonly hand: (tick: PositionedTick) => void,
     private readonly read: ReadPositions,
-    private readonly onReadError: (error: unknown) => void,
-    private readonly retryMs: number,
+    private readonly options: PositionOrderOptions,
   ) {
     this.last = after
   }
@@ -94,6 +107,7 @@ export class PositionOrder {
   }
 
   private async readUntilWhole(): Promise<void> {
+    let failingSince: number | undefined
     while (!this.stopped) {
       const to = this.waiting.size > 0 ? Math.min(...this.waiting.keys()) - 1 : this.readTo
       if (to <= this.last) return
@@ -102,12 +116,19 @@ export class PositionOrder {
         await this.read(this.last + 1, to, (tick) => {
           if (!this.stopped && tick.position > this.last && tick.position <= to) this.handOver(tick)
         })
+        failingSince = undefined
       } catch (error) {
-        this.onReadError(error)
-        await new Promise((resolve) => setTimeout(resolve, this.retryMs))
-        continue
+        this.options.onReadError(error)
+        failingSince ??= Date.now()
+        if (Date.now() - failingSince < this.options.giveUpAfterMs) {
+          await new Promise((resolve) => setTimeout(resolve, this.options.retryMs))
+          continue
+        }
+        failingSince = undefined
+        this.options.onGivenUp(this.last + 1, to)
       }
-      // what the stream no longer holds is skipped: the readers' per-pair seqs show it as lost
+      // what the stream no longer holds, or what could not be read in time, is skipped: the readers' per-pair
+      // seqs show it as lost
       if (this.last < to) this.last = to
       this.readingTo = undefined
       this.handWaiting()

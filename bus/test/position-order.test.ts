@@ -19,17 +19,17 @@ function fakeStream(positions: Iterable<number>, failures = 0) {
   return { read, reads, held }
 }
 
-function follower(after: number, read: ReadPositions) {
+function follower(after: number, read: ReadPositions, giveUpAfterMs = 60_000) {
   const handed: number[] = []
   const errors: unknown[] = []
-  const order = new PositionOrder(
-    after,
-    (tick) => handed.push(tick.position),
-    read,
-    (error) => errors.push(error),
-    1,
-  )
-  return { order, handed, errors }
+  const givenUp: [number, number][] = []
+  const order = new PositionOrder(after, (tick) => handed.push(tick.position), read, {
+    onReadError: (error) => errors.push(error),
+    retryMs: 1,
+    giveUpAfterMs,
+    onGivenUp: (from, to) => givenUp.push([from, to]),
+  })
+  return { order, handed, errors, givenUp }
 }
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index)
@@ -114,4 +114,17 @@ t.test('a stopped follower hands nothing over', async (t) => {
   order.arrive(tick(1))
   await new Promise((resolve) => setImmediate(resolve))
   t.same(handed, [], 'neither the read under way nor a live tick')
+})
+
+t.test('a hole whose reads keep failing is given up after its time, and the ticks after it go on', async (t) => {
+  const stream = fakeStream(range(1, 10), Number.POSITIVE_INFINITY)
+  const { order, handed, errors, givenUp } = follower(0, stream.read, 50)
+  order.arrive(tick(1))
+  for (const position of [5, 6]) order.arrive(tick(position))
+  await waitFor(() => handed.length === 3, { what: 'the ticks after the hole' })
+  t.same(handed, [1, 5, 6], 'the hole skipped, the waiting ticks handed over in order')
+  t.same(givenUp, [[2, 4]], 'the positions given up')
+  t.ok(errors.length >= 2, `read again until given up (${errors.length} reads failed)`)
+  order.arrive(tick(7))
+  t.same(handed, [1, 5, 6, 7], 'then the next tick at once')
 })
