@@ -5,11 +5,10 @@
 // in position order, with whatever the subscription missed read from the stream (position-order.ts).
 // Without it a process took each tick twice: on its subject for the readers, and from the stream for the
 // followers, through an ordered consumer that pulled, parsed and tracked every message.
-import { jetstreamManager } from '@nats-io/jetstream'
 import type { NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from '../kit/logger.ts'
 import { retriedAtStart } from '../kit/retried-at-start.ts'
-import { CONSUMER_RETRY_MS, perPairSeqs, seqOf, tickStreamReader } from './nats-tick-log.ts'
+import { CONSUMER_RETRY_MS, lastPosition, perPairSeqs, seqOf, tickStreamReader } from './nats-tick-log.ts'
 import { PositionOrder, type PositionedTick } from './position-order.ts'
 import type { TickHandler, TickLog } from './price-bus.ts'
 import { sharedFeed } from './shared-feed.ts'
@@ -44,7 +43,7 @@ export function natsTickIntake(nc: NatsConnection, names: BusNames, log: Logger)
     return () => subscription.unsubscribe()
   })
   const read = tickStreamReader(nc, names)
-  const lastPosition = async () => (await (await jetstreamManager(nc)).streams.info(names.tickStream)).state.last_seq
+  const streamLast = () => lastPosition(nc, names)
   const readFailed = (error: unknown) => log.warn({ err: error }, 'reading the tick stream failed, trying again shortly')
 
   return {
@@ -72,13 +71,13 @@ export function natsTickIntake(nc: NatsConnection, names: BusNames, log: Logger)
       void (async () => {
         for await (const status of nc.status()) {
           if (stopped) break
-          if (status.type === 'reconnect') void lastPosition().then((position) => order.catchUpTo(position), readFailed)
+          if (status.type === 'reconnect') void streamLast().then((position) => order.catchUpTo(position), readFailed)
         }
       })()
       // once the server has the subscription, every tick after the stream's last comes on it
       const ready = (async () => {
         await nc.flush()
-        await order.catchUpTo(await retriedAtStart(lastPosition))
+        await order.catchUpTo(await retriedAtStart(streamLast))
       })()
       return {
         ready,

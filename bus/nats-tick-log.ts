@@ -107,6 +107,11 @@ async function settledStreamInfo(jsm: JetStreamManager, name: string, firstRead:
   return info
 }
 
+/** The position of the last tick the tick stream holds. */
+export async function lastPosition(nc: NatsConnection, names: BusNames): Promise<number> {
+  return (await (await jetstreamManager(nc)).streams.info(names.tickStream)).state.last_seq
+}
+
 /**
  * Reads positions `from` to `to` of the tick stream with an ordered consumer; resolves after `to`, or after the
  * last tick the stream holds when that comes first.
@@ -182,7 +187,7 @@ export function natsTickLog(nc: NatsConnection, names: BusNames, stream: { epoch
         for await (const status of nc.status()) if (status.type === 'reconnect') void current?.close()
       })()
       const ready = (async () => {
-        const lastAtStart = (await retriedAtStart(async () => (await jetstreamManager(nc)).streams.info(names.tickStream))).state.last_seq
+        const lastAtStart = await retriedAtStart(() => lastPosition(nc, names))
         await new Promise<void>((resolve) => {
           if (lastAtStart <= after) resolve()
           void consume(lastAtStart, resolve)
