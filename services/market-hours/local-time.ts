@@ -24,8 +24,21 @@ export interface LocalDay {
   instantAt(minuteOfDay: number): number
 }
 
+/**
+ * The days of each zone and span asked for, kept: several schedules share a zone (six of them New York's) and
+ * their coverage, and reading a zone's offsets is most of a time line's cost at start.
+ */
+const daysBySpan = new Map<string, readonly LocalDay[]>()
+
 /** Every local day from `fromIsoDate` through `throughIsoDate`, both included. */
-export function localDays(timezone: string, fromIsoDate: string, throughIsoDate: string): LocalDay[] {
+export function localDays(timezone: string, fromIsoDate: string, throughIsoDate: string): readonly LocalDay[] {
+  const key = `${timezone} ${fromIsoDate} ${throughIsoDate}`
+  let days = daysBySpan.get(key)
+  if (days === undefined) daysBySpan.set(key, (days = readLocalDays(timezone, fromIsoDate, throughIsoDate)))
+  return days
+}
+
+function readLocalDays(timezone: string, fromIsoDate: string, throughIsoDate: string): LocalDay[] {
   const zone = IANAZone.create(timezone)
   // A civil date is read as a UTC date; its epoch value is that date's wall-clock midnight, and UTC days all
   // last 24 hours.
