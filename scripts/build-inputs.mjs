@@ -7,8 +7,8 @@ import { extname, join, relative } from 'node:path'
 
 /** the production source trees, as in tsconfig.build.json */
 export const SOURCE_DIRS = ['schemas', 'kit', 'bus', 'services']
-/** besides the source trees, what the build's output depends on */
-const BUILD_SETTINGS = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json']
+/** besides the source trees, what the build's output depends on: settings, packages, and how it is bundled */
+const BUILD_SETTINGS = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json', 'scripts/bundle.ts']
 const RECORD = '.build-inputs'
 /** folders of the source trees that hold no input: tests, and the pages' scripts built into the source tree (services/pages/assets) */
 const NOT_INPUTS = new Set(['test', 'assets'])

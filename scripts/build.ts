@@ -1,5 +1,5 @@
-// `npm run build`: checks the production code's types (tsc over tsconfig.build.json), transpiles it file by file
-// to JavaScript in dist/ (scripts/transpile.ts), copies the files it reads at run time beside it and builds the
+// `npm run build`: checks the production code's types (tsc over tsconfig.build.json), bundles it with the packages
+// it loads into a few files in dist/ (scripts/bundle.ts), copies the files it reads at run time beside it and builds the
 // pages' scripts (scripts/build-browser-assets.ts), then records a digest of what it was built from
 // (scripts/build-inputs.mjs), so that `npm start` and the test run can tell whether dist/ is current.
 // Usage: npm run build [-- outDir --noCheck]
@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url'
 import { parseCommandLine } from '../kit/command-line.ts'
 import { BROWSER_ASSETS_FOLDER } from '../services/pages/browser-assets.ts'
 import { buildBrowserAssets } from './build-browser-assets.ts'
+import { bundleService } from './bundle.ts'
 import { inputsDigest, isBuildCurrent as recordSaysCurrent, SOURCE_DIRS, writeBuildRecord } from './build-inputs.mjs'
-import { transpile } from './transpile.ts'
 import { TYPE_CHECKER } from './type-checker.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -37,10 +37,7 @@ export async function build(options: BuildOptions = {}): Promise<string> {
   }
   rmSync(outDir, { recursive: true, force: true })
   const sources = SOURCE_DIRS.flatMap((dir) => productionFiles(join(ROOT, dir)))
-  await transpile(
-    sources.filter((file) => file.endsWith('.ts')),
-    { sourceRoot: ROOT, outRoot: outDir, sourcemap: 'linked' },
-  )
+  await bundleService({ sourceRoot: ROOT, outRoot: outDir })
   for (const file of sources.filter((file) => !NOT_ASSETS.has(extname(file)))) {
     const target = join(outDir, relative(ROOT, file))
     mkdirSync(dirname(target), { recursive: true })

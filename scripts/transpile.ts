@@ -1,7 +1,6 @@
 // TypeScript to JavaScript file by file, as `isolatedModules` and `verbatimModuleSyntax` allow (no type
-// information needed), with every relative `.ts` import rewritten to `.js`: what `npm run build` emits into
-// dist/ once tsc has checked the types, and what the test run executes. esbuild does it in a fraction of a
-// second where tsc's emit takes several.
+// information needed), with every relative `.ts` import rewritten to `.js`: what the test run executes (its
+// tree, test/test-tree.ts). esbuild does it in a fraction of a second where tsc's emit takes several.
 import { build, type Plugin } from 'esbuild'
 
 /** Keeps every import as it is, but for the extension of relative ones: each output file is its input alone. */

@@ -42,6 +42,11 @@ t.test('the compiled build serves prices with plain node, without tsx or any dev
   cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true })
   productionInstall(dir)
   const main = join(dir, 'dist', 'services', 'main.js')
+  // bundled (scripts/bundle.ts): the modules a start loads are the entry points and dist/chunks/, not a file per source
+  const modulesInServices = readdirSync(join(dir, 'dist', 'services'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.js') && !file.startsWith(join('pages', 'assets')))
+    .sort()
+  t.same(modulesInServices, [join('http', 'native-uws.js'), 'main.js', 'serve.js'], 'the entry points alone')
   const resolveFromBuild = createRequire(main).resolve
   t.throws(() => resolveFromBuild('tsx'), { code: 'MODULE_NOT_FOUND' }, 'tsx cannot be loaded from the build')
   t.throws(() => resolveFromBuild('typescript'), { code: 'MODULE_NOT_FOUND' })
