@@ -9,7 +9,7 @@ import { build, type Metafile, type Plugin } from 'esbuild'
 
 /** the modules others run: the production entry, `npm start`'s (scripts/start.mjs), the image's runtime probe */
 const ENTRY_POINTS = ['services/main.ts', 'services/serve.ts', 'services/http/native-uws.ts']
-/** chunks sit one folder below the output root, as the entry points in services/ do (see BESIDE_ITS_SOURCE) */
+/** chunks sit one folder below the output root, as the entry points in services/ do (see besideItsSource) */
 const CHUNK_NAMES = 'chunks/[name]-[hash]'
 
 /**
@@ -23,9 +23,10 @@ const EXTERNAL_PACKAGES = ['uWebSockets.js', '@btc-vision/uwebsockets.js', 'pino
  * A module of ours that reads a file beside it (`new URL('./x.lua', import.meta.url)`, copied into dist/ at its
  * place by the build) keeps finding it once bundled: its `import.meta.url` is rewritten to the URL its own
  * compiled file would have, relative to the output it lands in. Every output lies one folder below the output
- * root, which bundleService checks.
+ * root, which bundleService checks. Each module rewritten is added to `rewritten`, by its path under sourceRoot
+ * as esbuild's metafile names it.
  */
-function besideItsSource(sourceRoot: string): Plugin {
+function besideItsSource(sourceRoot: string, rewritten: Set<string>): Plugin {
   return {
     name: 'beside-its-source',
     setup(esbuild) {
@@ -33,7 +34,9 @@ function besideItsSource(sourceRoot: string): Plugin {
         if (args.path.includes(`${sep}node_modules${sep}`)) return undefined
         const source = readFileSync(args.path, 'utf8')
         if (!source.includes('import.meta.url')) return undefined
-        const compiledPath = relative(sourceRoot, args.path).split(sep).join('/').replace(/\.ts$/, '.js')
+        const sourcePath = relative(sourceRoot, args.path).split(sep).join('/')
+        rewritten.add(sourcePath)
+        const compiledPath = sourcePath.replace(/\.ts$/, '.js')
         const ownUrl = `new URL(${JSON.stringify(`../${compiledPath}`)}, import.meta.url).href`
         return { contents: source.replaceAll('import.meta.url', ownUrl), loader: 'ts' }
       })
@@ -43,6 +46,7 @@ function besideItsSource(sourceRoot: string): Plugin {
 
 /** Bundles the entry points under sourceRoot into outRoot (entry points at their places, chunks in chunks/). */
 export async function bundleService(options: { sourceRoot: string; outRoot: string }): Promise<void> {
+  const rewritten = new Set<string>()
   const result = await build({
     absWorkingDir: options.sourceRoot,
     entryPoints: ENTRY_POINTS,
@@ -59,24 +63,26 @@ export async function bundleService(options: { sourceRoot: string; outRoot: stri
     banner: {
       js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);",
     },
-    plugins: [besideItsSource(options.sourceRoot)],
+    plugins: [besideItsSource(options.sourceRoot, rewritten)],
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'error',
   })
-  checkOutputDepth(result.metafile, options)
+  checkOutputDepth(result.metafile, rewritten, options)
 }
 
-/** Fails the build when code reading import.meta.url landed in an output whose folder depth the rewrite did not assume. */
-function checkOutputDepth(metafile: Metafile, { sourceRoot, outRoot }: { sourceRoot: string; outRoot: string }): void {
+/** Fails the build when a rewritten module landed in an output whose folder depth the rewrite did not assume. */
+function checkOutputDepth(
+  metafile: Metafile,
+  rewritten: Set<string>,
+  { sourceRoot, outRoot }: { sourceRoot: string; outRoot: string },
+): void {
   // the metafile's paths are relative to the working directory, sourceRoot
   for (const [output, { inputs }] of Object.entries(metafile.outputs)) {
     if (!output.endsWith('.js')) continue
     const depth = relative(outRoot, dirname(join(sourceRoot, output))).split(sep).length
     if (depth === 1) continue
-    const readers = Object.keys(inputs).filter(
-      (input) => !input.includes('node_modules') && readFileSync(join(sourceRoot, input), 'utf8').includes('import.meta.url'),
-    )
+    const readers = Object.keys(inputs).filter((input) => rewritten.has(input))
     if (readers.length > 0)
       throw new Error(`${output} holds ${readers.join(', ')}, which read import.meta.url, two folders or more below the output root`)
   }
