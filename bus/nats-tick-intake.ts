@@ -8,7 +8,8 @@
 import type { NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from '../kit/logger.ts'
 import { retriedAtStart } from '../kit/retried-at-start.ts'
-import { CONSUMER_RETRY_MS, lastPosition, perPairSeqs, seqOf, tickStreamReader } from './nats-tick-log.ts'
+import { headerNumber } from './header-numbers.ts'
+import { CONSUMER_RETRY_MS, lastPosition, perPairSeqs, SEQ_HEADER, tickStreamReader } from './nats-tick-log.ts'
 import { PositionOrder, type PositionedTick } from './position-order.ts'
 import type { TickHandler, TickLog } from './price-bus.ts'
 import { sharedFeed } from './shared-feed.ts'
@@ -20,8 +21,9 @@ import type { BusNames } from './subjects.ts'
  * without a meta leader.
  */
 const HOLE_GIVE_UP_MS = 5_000
-/** the header JetStream puts the stream sequence of a republished message in */
-const POSITION_HEADER = 'Nats-Sequence'
+/** the stream sequence of a republished message, from the header JetStream puts it in */
+const positionOf = headerNumber('Nats-Sequence')
+const seqOf = headerNumber(SEQ_HEADER)
 
 export interface TickIntake {
   /** every tick as it arrives, each pair's in publish order: for readers that need no position */
@@ -35,9 +37,9 @@ export function natsTickIntake(nc: NatsConnection, names: BusNames, log: Logger)
     const subscription = nc.subscribe(names.allNumberedTicks, {
       callback(error, message) {
         if (error) return log.warn({ err: error }, 'numbered tick subscription error')
-        const position = Number(message.headers?.get(POSITION_HEADER))
-        if (!Number.isSafeInteger(position) || position <= 0) return
-        deliver({ pair: names.pairOfNumberedTickSubject(message.subject), row: message.data, position, seq: seqOf(message.headers) })
+        const position = positionOf(message)
+        if (position === undefined) return
+        deliver({ pair: names.pairOfNumberedTickSubject(message.subject), row: message.data, position, seq: seqOf(message) })
       },
     })
     return () => subscription.unsubscribe()
