@@ -20,10 +20,10 @@ export function periodStart(timestampSeconds: number, widthSeconds: number): num
   return Math.floor(timestampSeconds / widthSeconds) * widthSeconds
 }
 
-/** The one-minute candle of a single tick. */
-export function tickCandle(mid: number, timestampSeconds: number): Candle {
+/** The candle of a single tick, of the period starting at `time` (by default its minute). */
+export function tickCandle(mid: number, timestampSeconds: number, time = periodStart(timestampSeconds, 60)): Candle {
   return {
-    time: periodStart(timestampSeconds, 60),
+    time,
     open: mid,
     openAt: timestampSeconds,
     high: mid,
@@ -49,5 +49,27 @@ export function mergeCandles(stored: Candle, arriving: Candle): Candle {
     low: Math.min(stored.low, arriving.low),
     close: closesLater ? arriving.close : stored.close,
     closeAt: closesLater ? arriving.closeAt : stored.closeAt,
+  }
+}
+
+/**
+ * `mergeCandles(candle, tickCandle(mid, timestampSeconds, candle.time))` without building the tick's candle, and the
+ * same candle when the tick changes none of its fields: live candles fold every tick into every resolution.
+ */
+export function withTick(candle: Candle, mid: number, timestampSeconds: number): Candle {
+  const opensEarlier = timestampSeconds < candle.openAt
+  const closesLater = timestampSeconds >= candle.closeAt
+  const high = Math.max(candle.high, mid)
+  const low = Math.min(candle.low, mid)
+  const closeMoves = closesLater && (mid !== candle.close || timestampSeconds !== candle.closeAt)
+  if (!opensEarlier && !closeMoves && high === candle.high && low === candle.low) return candle
+  return {
+    time: candle.time,
+    open: opensEarlier ? mid : candle.open,
+    openAt: opensEarlier ? timestampSeconds : candle.openAt,
+    high,
+    low,
+    close: closesLater ? mid : candle.close,
+    closeAt: closesLater ? timestampSeconds : candle.closeAt,
   }
 }

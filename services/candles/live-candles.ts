@@ -5,7 +5,7 @@
 import { OHLC_RESOLUTIONS, type OhlcResolution } from '../../schemas/ohlc.ts'
 import { PAIRS, pairBySymbol } from '../../schemas/pairs.ts'
 import { flagsOrUndefined, nextChangeOrNever, type MarketClock } from '../market-hours/market-clock.ts'
-import { mergeCandles, periodStart, tickCandle, type Candle } from './candle.ts'
+import { mergeCandles, periodStart, tickCandle, withTick, type Candle } from './candle.ts'
 import type { CandleStore } from './candle-store.ts'
 import { RESOLUTION_SECONDS } from './resolutions.ts'
 import { tickPriceOf } from './tick-price.ts'
@@ -86,15 +86,15 @@ export class LiveCandles {
     const pairId = pairBySymbol(pair)?.id
     const price = pairId === undefined ? undefined : tickPriceOf(row)
     if (pairId === undefined || !price) return
-    const minute = tickCandle(price.mid, price.timestampSeconds)
+    const { mid, timestampSeconds } = price
     for (let index = 0; index < OHLC_RESOLUTIONS.length; index++) {
       const series = this.series[pairId * OHLC_RESOLUTIONS.length + index]!
-      const time = periodStart(price.timestampSeconds, RESOLUTION_SECONDS[series.resolution])
+      const time = periodStart(timestampSeconds, RESOLUTION_SECONDS[series.resolution])
       if (time < series.openFrom) continue
       // the source's clock has passed the forming period's end before ours did: that period is over
       if (series.forming && time > series.forming.time) this.end(series)
       const before = series.forming
-      const after = before ? mergeCandles(before, { ...minute, time }) : { ...minute, time }
+      const after = before ? withTick(before, mid, timestampSeconds) : tickCandle(mid, timestampSeconds, time)
       series.forming = after
       if (!before || after.open !== before.open || after.high !== before.high || after.low !== before.low || after.close !== before.close)
         series.changed = true

@@ -152,11 +152,14 @@ export class Delivery {
    * connection of the pair is told here), before the frame.
    */
   deliverTick(tick: Arrival, droppedBefore: number, conflated: boolean): void {
+    // a fixed rate's lane gets every window's rows whether or not a connection holds that rate
+    if (this.size === 0) return
     if (this.batched.size > 0 && this.windowBatches.empty) this.windowBatches.changesAtStart = this.options.compact.changes
     const written: Array<TickFrames | undefined> = VARIANTS.map((variant) =>
       this.inUse[variant]! > 0 ? this.frames.write(tick, variant) : undefined,
     )
-    const longest = Math.max(0, ...written.map((frames) => (frames ? frames.tick.length + (frames.staticFrame?.length ?? 0) : 0)))
+    let longest = 0
+    for (const frames of written) if (frames) longest = Math.max(longest, frames.tick.length + (frames.staticFrame?.length ?? 0))
     if (this.bytesSinceScan + longest > this.scanEveryBytes) this.scan()
     const gapToAll = droppedBefore > 0 && !conflated
     for (const variant of VARIANTS) {
