@@ -45,7 +45,8 @@ export function headerNumber(name: string): (message: Msg) => number | undefined
   }
 }
 
-function positiveWhole(value: string | undefined): number | undefined {
+/** A header's value as a positive whole number, as a decoded header gives it; undefined when it is none. */
+export function positiveWhole(value: string | undefined): number | undefined {
   if (!value) return undefined
   const number = Number(value)
   return Number.isSafeInteger(number) && number > 0 ? number : undefined

@@ -23,7 +23,8 @@ import type { BusNames } from './subjects.ts'
 const HOLE_GIVE_UP_MS = 5_000
 /** the stream sequence of a republished message, from the header JetStream puts it in */
 const positionOf = headerNumber('Nats-Sequence')
-const seqOf = headerNumber(SEQ_HEADER)
+/** the publisher's per-pair seq of a tick (nats-tick-log.ts's `seqOf` reads it from decoded headers) */
+const publishedSeqOf = headerNumber(SEQ_HEADER)
 
 export interface TickIntake {
   /** every tick as it arrives, each pair's in publish order: for readers that need no position */
@@ -39,7 +40,7 @@ export function natsTickIntake(nc: NatsConnection, names: BusNames, log: Logger)
         if (error) return log.warn({ err: error }, 'numbered tick subscription error')
         const position = positionOf(message)
         if (position === undefined) return
-        deliver({ pair: names.pairOfNumberedTickSubject(message.subject), row: message.data, position, seq: seqOf(message) })
+        deliver({ pair: names.pairOfNumberedTickSubject(message.subject), row: message.data, position, seq: publishedSeqOf(message) })
       },
     })
     return () => subscription.unsubscribe()

@@ -15,6 +15,7 @@ import {
 } from '@nats-io/jetstream'
 import { delay, headers, millis, nanos, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node'
 import { PAIRS } from '../schemas/pairs.ts'
+import { positiveWhole } from './header-numbers.ts'
 import type { TickLog } from './price-bus.ts'
 import type { ReadPositions } from './position-order.ts'
 import type { BusNames } from './subjects.ts'
@@ -247,10 +248,7 @@ export function perPairSeqs() {
 }
 
 export function seqOf(header: MsgHdrs | undefined): number | undefined {
-  const value = header?.get(SEQ_HEADER)
-  if (!value) return undefined
-  const seq = Number(value)
-  return Number.isSafeInteger(seq) && seq > 0 ? seq : undefined
+  return positiveWhole(header?.get(SEQ_HEADER))
 }
 
 /** Numbers a publisher's ticks per pair, starting after the seqs it is given. */
