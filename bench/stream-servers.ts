@@ -1,9 +1,14 @@
 // The servers the stream benches measure, started the same way for each bench: the service's edge as the
 // image runs it (compiled, EDGE_WORKERS processes on one port, limits lifted), and the bare uWebSockets.js
 // baseline (stream-baseline-uws-server.ts). Both read ticks from the bench's nats-server in a namespace.
+import { jetstreamManager } from '@nats-io/jetstream'
+import { connect } from '@nats-io/transport-node'
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
+import { openTickStream } from '../bus/nats-tick-log.ts'
+import { DEFAULT_RESUME_WINDOW_SECONDS } from '../bus/price-bus.ts'
+import { busNames } from '../bus/subjects.ts'
 import { startServiceProcess } from '../test/support/service-process.ts'
 import { freePort } from '../test/support/servers.ts'
 import { waitFor } from '../test/support/wait.ts'
@@ -21,6 +26,23 @@ export interface StreamServer {
 }
 
 const newNamespace = () => `bench${randomUUID().slice(0, 8)}`
+
+/**
+ * Deletes what a server made in its namespace on the bench's nats-server: the tick stream and the latest-row bucket.
+ * Left there, a run's ticks would expire from the server 300 s later, in the middle of a later run, whose
+ * nats-server (on the load client's core) would then be measured doing it.
+ */
+async function clearNamespace(natsUrl: string, namespace: string): Promise<void> {
+  const names = busNames(namespace)
+  const nc = await connect({ servers: natsUrl, name: 'stream-bench-cleanup' })
+  try {
+    const jsm = await jetstreamManager(nc)
+    // a server that never made one (the bare server on a bus without the tick stream) is refused: nothing to delete
+    for (const stream of [names.tickStream, `KV_${names.latestPricesBucket}`]) await jsm.streams.delete(stream).catch(() => false)
+  } finally {
+    await nc.close()
+  }
+}
 /** the compiled entry of each tree measured ('' is this one's, or BENCH_SERVICE_CHECKOUT's) */
 const entries = new Map<string, ReturnType<typeof compiledService>>()
 const entryOf = (checkout = '') => entries.get(checkout) ?? entries.set(checkout, compiledService(checkout || undefined)).get(checkout)!
@@ -41,6 +63,8 @@ export async function startStreamService(options: {
   name?: string
 }): Promise<StreamServer> {
   const { port, workers } = options
+  // a server given its namespace shares another's, which clears it
+  const ownsNamespace = options.namespace === undefined
   const namespace = options.namespace ?? newNamespace()
   const [command, ...launcher] = pinned(options.cpus, [process.execPath, ...(options.nodeArgs ?? [])])
   const entry = entryOf(options.checkout)
@@ -82,19 +106,33 @@ export async function startStreamService(options: {
     namespace,
     pids: () => listeningPids(port),
     metricsUrl: `http://127.0.0.1:${opsPort}/metrics`,
-    stop: async () => void (await service.stop()),
+    async stop() {
+      await service.stop()
+      if (ownsNamespace) await clearNamespace(options.natsUrl, namespace)
+    },
   }
 }
 
-/** The bare uWebSockets.js server on `cpus`; with `window` (`<ms>:per-pair` or `<ms>:one-frame`) it plays a fixed rate. */
+/**
+ * The bare uWebSockets.js server on `cpus`; with `window` (`<ms>:per-pair` or `<ms>:one-frame`) it plays a fixed rate.
+ * With `tickStream`, its namespace's tick stream is made first, as the venue's ingestor makes it at start: the bus then
+ * stores every tick the server reads, and only the numbered ticks' delivery is the edge's own.
+ */
 export async function startBaselineServer(options: {
   natsUrl: string
   port: number
   cpus: string
   namespace?: string
   window?: string
+  tickStream?: boolean
 }): Promise<StreamServer> {
+  const ownsNamespace = options.namespace === undefined
   const namespace = options.namespace ?? newNamespace()
+  if (options.tickStream) {
+    const nc = await connect({ servers: options.natsUrl, name: 'stream-bench-tick-stream' })
+    await openTickStream(nc, busNames(namespace), { windowSeconds: DEFAULT_RESUME_WINDOW_SECONDS, replicas: 1 })
+    await nc.close()
+  }
   const script = fileURLToPath(new URL('./stream-baseline-uws-server.ts', import.meta.url))
   const [command, ...rest] = pinned(options.cpus, [
     process.execPath,
@@ -109,7 +147,12 @@ export async function startBaselineServer(options: {
   const child = spawn(command!, rest, { stdio: ['ignore', 'pipe', 'inherit'] })
   await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))
   return {
-    name: options.window === undefined ? 'bare uWS (publish only)' : `bare uWS, window ${options.window}`,
+    name:
+      options.window !== undefined
+        ? `bare uWS, window ${options.window}`
+        : options.tickStream
+          ? 'bare uWS, tick stream on the bus'
+          : 'bare uWS (publish only)',
     port: options.port,
     namespace,
     pids: () => [child.pid!],
@@ -117,6 +160,7 @@ export async function startBaselineServer(options: {
       const exited = new Promise((resolve) => child.once('exit', resolve))
       child.kill()
       await exited
+      if (ownsNamespace) await clearNamespace(options.natsUrl, namespace)
     },
   }
 }

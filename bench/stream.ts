@@ -10,7 +10,10 @@
 // against the same server, and every row published is stamped in a field of the row (so that a compact
 // connection's static part holds), full rows included, so both formats carry the same rows.
 // Usage: npm run bench:stream [-- --clients 1000 --rates 3500,5000 --runs 3 --seconds 6 --paused-runs 5
-//        --workers 1,2 --no-baseline --compare <commit> --cpu-prof-dir DIR --formats full,compact]
+//        --workers 1,2 --no-baseline --compare <commit> --cpu-prof-dir DIR --formats full,compact
+//        --scenarios throughput,latency,paused --bare-on-tick-stream]
+// With --bare-on-tick-stream the bare server runs a second time, on a bus where its namespace's tick stream stores
+// and republishes every tick as the venue's ingestor has it do: what numbering costs the bus, apart from the edge.
 import { connect } from '@nats-io/transport-node'
 import { spawnSync } from 'node:child_process'
 import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
@@ -43,6 +46,17 @@ const command = parseCommandLine({
     'paused-rate': { type: 'string', default: '3000', value: 'N', description: 'ticks/s in the paused scenario' },
     workers: { type: 'string', default: '1', value: 'LIST', description: 'edge workers (EDGE_WORKERS) to measure, comma-separated' },
     'no-baseline': { type: 'boolean', default: false, description: 'skip the bare uWebSockets.js server' },
+    'bare-on-tick-stream': {
+      type: 'boolean',
+      default: false,
+      description: 'also the bare server on a bus with the tick stream, as the ingestor makes it (throughput, latency)',
+    },
+    scenarios: {
+      type: 'string',
+      default: 'throughput,latency,paused',
+      value: 'LIST',
+      description: 'the scenarios to run, comma-separated',
+    },
     compare: { type: 'string', value: 'COMMIT', description: "an earlier commit's tree to measure beside this one (throughput, latency)" },
     'cpu-prof-dir': {
       type: 'string',
@@ -68,6 +82,10 @@ const latencyClients = command.number('latency-clients', whole)
 const pausedRuns = command.number('paused-runs', { min: 0, integer: true })
 const pausedRate = command.number('paused-rate', whole)
 const workerCounts = command.numbers('workers', whole)
+const SCENARIOS = ['throughput', 'latency', 'paused']
+const scenarios = new Set(args.scenarios.split(','))
+for (const scenario of scenarios)
+  if (!SCENARIOS.includes(scenario)) command.refuse(`--scenarios: ${SCENARIOS.join(', ')}, not "${scenario}"`)
 const formats = args.formats.split(',') as Array<'full' | 'compact'>
 if (formats.some((format) => format !== 'full' && format !== 'compact')) command.refuse(`--formats: full or compact, not "${args.formats}"`)
 // compact connections need rows whose static part holds: then every format gets those rows
@@ -105,7 +123,8 @@ const startCompared = async () =>
     name: comparedName,
     nodeArgs: profiling('compared'),
   })
-const startBaseline = async () => startBaselineServer({ natsUrl: nats.url, port: await freePort(), cpus: '0' })
+const startBaseline = async (tickStream = false) =>
+  startBaselineServer({ natsUrl: nats.url, port: await freePort(), cpus: '0', tickStream })
 
 // ---- one measured step of the engine; beside it the CPU and memory of the server and each core's busy share
 
@@ -199,8 +218,11 @@ const results: Record<string, unknown> = {}
 const servers: Array<{ key: string; start: () => Promise<Server> }> = [
   ...workerCounts.map((workers) => ({ key: workers === 1 ? 'service' : `service-${workers}-workers`, start: () => startService(workers) })),
   ...(compared ? [{ key: 'compared', start: startCompared }] : []),
-  ...(args['no-baseline'] ? [] : [{ key: 'baseline', start: startBaseline }]),
+  ...(args['no-baseline'] ? [] : [{ key: 'baseline', start: () => startBaseline() }]),
+  ...(args['bare-on-tick-stream'] ? [{ key: 'baseline-tick-stream', start: () => startBaseline(true) }] : []),
 ]
+const SERVER_NAMES: Record<string, string> = { baseline: 'bare uWS', 'baseline-tick-stream': 'bare uWS, tick stream on the bus' }
+const nameOf = (key: string) => (key === 'compared' ? comparedName! : SERVER_NAMES[key]!)
 /** The servers in run `run`'s order: reversed every other run, so that no tree always follows the same one. */
 const inTurn = (run: number) => (run % 2 === 1 ? servers : [...servers].reverse())
 
@@ -315,26 +337,27 @@ async function paused() {
 
 /** This tree's medians against the compared commit's and the bare server's: delivered ratios, p99 differences. */
 function comparisons() {
-  const throughput = results.throughput as Record<string, Record<string, { medianRate: number; medianP99Ms: number }>>
-  const latencies = results.latency as Record<string, { medianP99Ms: number }>
-  const against = ['compared', 'baseline'].filter((key) => throughput.service && throughput[key])
+  const throughput = (results.throughput ?? {}) as Record<string, Record<string, { medianRate: number; medianP99Ms: number }>>
+  const latencies = (results.latency ?? {}) as Record<string, { medianP99Ms: number }>
   const lines: Row[] = []
-  for (const key of against) {
-    for (const rate of rates) {
-      const [ours, theirs] = [throughput.service![rate]!, throughput[key]![rate]!]
+  for (const key of ['compared', 'baseline', 'baseline-tick-stream']) {
+    if (throughput.service && throughput[key])
+      for (const rate of rates) {
+        const [ours, theirs] = [throughput.service[rate]!, throughput[key][rate]!]
+        lines.push({
+          against: nameOf(key),
+          scenario: `${clients} clients at ${rate} ticks/s`,
+          'delivered ratio': Number((ours.medianRate / theirs.medianRate).toFixed(3)),
+          'p99 difference ms': Number((ours.medianP99Ms - theirs.medianP99Ms).toFixed(2)),
+        })
+      }
+    if (latencies.service && latencies[key])
       lines.push({
-        against: key === 'compared' ? comparedName! : 'bare uWS',
-        scenario: `${clients} clients at ${rate} ticks/s`,
-        'delivered ratio': Number((ours.medianRate / theirs.medianRate).toFixed(3)),
-        'p99 difference ms': Number((ours.medianP99Ms - theirs.medianP99Ms).toFixed(2)),
+        against: nameOf(key),
+        scenario: `${latencyClients} clients at ${PAIRS.length * 10} ticks/s`,
+        'delivered ratio': '',
+        'p99 difference ms': Number((latencies.service.medianP99Ms - latencies[key].medianP99Ms).toFixed(2)),
       })
-    }
-    lines.push({
-      against: key === 'compared' ? comparedName! : 'bare uWS',
-      scenario: `${latencyClients} clients at ${PAIRS.length * 10} ticks/s`,
-      'delivered ratio': '',
-      'p99 difference ms': Number((latencies.service!.medianP99Ms - latencies[key]!.medianP99Ms).toFixed(2)),
-    })
   }
   if (throughput['service-compact']) {
     for (const rate of rates) {
@@ -361,9 +384,9 @@ console.log(
     `load average ${loadBefore}`,
 )
 try {
-  await throughput()
-  await latency()
-  if (pausedRuns > 0) await paused()
+  if (scenarios.has('throughput')) await throughput()
+  if (scenarios.has('latency')) await latency()
+  if (scenarios.has('paused') && pausedRuns > 0) await paused()
   printTable(rows)
   results.comparisons = comparisons()
   console.log(JSON.stringify(results, null, 2))
