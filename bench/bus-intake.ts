@@ -1,0 +1,144 @@
+// What nats-server spends per tick for each way a process can take the ticks off the bus, at one tick rate: its
+// CPU time beside the ticks published, one subscriber, nothing else on the server. The ways:
+// - core: a core subscription to the tick subjects and no tick stream (the bare server's bus in bench:stream);
+// - stored: the tick stream without its republish, storing every tick, read by a core subscription;
+// - republishing, read on core: the tick stream as the service makes it (bus/nats-tick-log.ts), storing and
+//   republishing every tick, read by a core subscription to the tick subjects (a bare server on the venue's bus);
+// - republished: the same stream read on the subjects it republishes to, each tick with its position (the edge's
+//   intake, bus/nats-tick-intake.ts);
+// - consumer: the stored stream read by a push consumer that takes no acks, delivering from the newest;
+// - ordered: the stored stream read by the tick log's ordered consumer (bus/nats-tick-log.ts's natsTickLog), as a
+//   process follows a stream that does not republish.
+// The ways alternate run by run; the publisher is bench:stream's (loadtest/native-stream-client.ts).
+// Usage: npm run bench:bus-intake [-- --rate 3500 --seconds 10 --runs 3]
+import { AckPolicy, DeliverPolicy, jetstreamManager, StorageType } from '@nats-io/jetstream'
+import { connect, nanos, type NatsConnection } from '@nats-io/transport-node'
+import { spawnSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { busNames } from '../bus/subjects.ts'
+import { natsTickLog, openTickStream } from '../bus/nats-tick-log.ts'
+import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
+import { loadAverage } from '../loadtest/cpu-meter.ts'
+import { StampedTickPublisher } from '../loadtest/native-stream-client.ts'
+import { pinned } from '../loadtest/pinning.ts'
+import { listeningPids, totalCpuMs } from '../loadtest/server-processes.ts'
+import { startNats } from '../test/support/servers.ts'
+import { median, printTable, writeFiguresWithLoad } from './report.ts'
+
+const command = parseCommandLine({
+  usage: 'npm run bench:bus-intake -- [options]',
+  summary:
+    "nats-server's CPU per tick for each way of taking the ticks off the bus: a core subscription without and with the\n" +
+    "tick stream, the stream's republish (the edge's intake), a push consumer. Prints a table; writes JSON under bench/results/.",
+  options: {
+    rate: { type: 'string', default: '3500', value: 'N', description: 'ticks/s published, round-robin over the pairs' },
+    seconds: { type: 'string', default: '10', value: 'S', description: 'seconds measured per way and run' },
+    runs: { type: 'string', default: '3', value: 'N', description: 'runs, each measuring every way' },
+  },
+})
+const rate = command.number('rate', { min: 1, integer: true })
+const measureMs = command.number('seconds', { min: 1 }) * 1000
+const runs = command.number('runs', { min: 1, integer: true })
+const progress = progressReporter()
+const loadBefore = loadAverage()
+
+const nats = await startNats()
+const serverPids = listeningPids(nats.port)
+// nats-server and this process (the publisher and the subscriber) share CPU 1, as nats-server, the publisher and the
+// load client do in bench:stream
+for (const pid of [...serverPids, process.pid]) if (pinned('1', []).length > 0) spawnSync('taskset', ['-a', '-p', '-c', '1', String(pid)])
+const [publisherConnection, subscriberConnection] = await Promise.all([
+  connect({ servers: nats.url, name: 'bus-intake-publisher' }),
+  connect({ servers: nats.url, name: 'bus-intake-subscriber' }),
+])
+const jsm = await jetstreamManager(subscriberConnection)
+const WINDOW_SECONDS = 300
+
+type Names = ReturnType<typeof busNames>
+/** The tick stream's settings (bus/nats-tick-log.ts) without its republish. */
+const addStoringStream = (names: Names) =>
+  jsm.streams.add({ name: names.tickStream, subjects: [names.allTicks], max_age: nanos(WINDOW_SECONDS * 1000), storage: StorageType.File })
+
+/** Each way: sets the bus up in a namespace of its own and returns the subject its subscriber reads. */
+const ways: Record<string, (names: Names) => Promise<string | ((onTick: () => void) => () => void)>> = {
+  core: async (names) => names.allTicks,
+  stored: async (names) => (await addStoringStream(names), names.allTicks),
+  'republishing, read on core': async (names) => {
+    await openTickStream(subscriberConnection, names, { windowSeconds: WINDOW_SECONDS, replicas: 1 })
+    return names.allTicks
+  },
+  republished: async (names) => {
+    await openTickStream(subscriberConnection, names, { windowSeconds: WINDOW_SECONDS, replicas: 1 })
+    return names.allNumberedTicks
+  },
+  consumer: async (names) => {
+    await addStoringStream(names)
+    const deliverTo = `${names.tickStream}.deliver`
+    await jsm.consumers.add(names.tickStream, { deliver_subject: deliverTo, ack_policy: AckPolicy.None, deliver_policy: DeliverPolicy.New })
+    return deliverTo
+  },
+  ordered: async (names) => {
+    await addStoringStream(names)
+    const log = natsTickLog(subscriberConnection, names, { epoch: '', windowSeconds: WINDOW_SECONDS })
+    return (onTick) => {
+      const following = log.follow(onTick)
+      return () => following.stop()
+    }
+  },
+}
+
+async function measure(way: string, run: number, subscriber: NatsConnection) {
+  const namespace = `intake${randomUUID().slice(0, 8)}`
+  const reader = await ways[way]!(busNames(namespace))
+  let received = 0
+  const stop =
+    typeof reader === 'string'
+      ? (
+          (subscription) => () =>
+            subscription.unsubscribe()
+        )(subscriber.subscribe(reader, { callback: () => void received++ }))
+      : reader(() => void received++)
+  await subscriber.flush()
+  const publisher = new StampedTickPublisher(publisherConnection, namespace)
+  progress(`run ${run}: ${way}, ${rate} ticks/s for ${measureMs / 1000} s`)
+  const [cpuBefore, ownBefore, startedAt] = [totalCpuMs(serverPids), process.cpuUsage(), performance.now()]
+  await publisher.run(rate, measureMs)
+  await subscriber.flush()
+  const [cpuMs, elapsedMs] = [totalCpuMs(serverPids) - cpuBefore, performance.now() - startedAt]
+  const own = process.cpuUsage(ownBefore)
+  stop()
+  const published = Math.floor((measureMs * rate) / 1000)
+  return {
+    way,
+    run,
+    published,
+    received,
+    'nats-server CPU %': Math.round((cpuMs / elapsedMs) * 1000) / 10,
+    'nats-server µs per tick': Math.round((cpuMs * 1000) / published),
+    // the publisher's share is the same for every way: a difference between ways is the subscriber's
+    'publisher and subscriber µs per tick': Math.round((own.user + own.system) / published),
+  }
+}
+
+const rows: Array<Awaited<ReturnType<typeof measure>>> = []
+for (let run = 1; run <= runs; run++) {
+  // reversed every other run, so that no way always follows the same one
+  const order = run % 2 === 1 ? Object.keys(ways) : Object.keys(ways).reverse()
+  for (const way of order) rows.push(await measure(way, run, subscriberConnection))
+}
+printTable(rows)
+
+const medians = Object.keys(ways).map((way) => {
+  const mine = rows.filter((row) => row.way === way)
+  return {
+    way,
+    'median nats-server CPU %': median(mine.map((row) => row['nats-server CPU %'])),
+    'median µs per tick': median(mine.map((row) => row['nats-server µs per tick'])),
+    'median publisher and subscriber µs per tick': median(mine.map((row) => row['publisher and subscriber µs per tick'])),
+  }
+})
+console.log(`\nmedians of ${runs} runs at ${rate} ticks/s`)
+printTable(medians)
+await Promise.all([publisherConnection.close(), subscriberConnection.close()])
+await nats.dispose()
+writeFiguresWithLoad('bus-intake', { rate, measureMs, runs, rows, medians }, loadBefore)
