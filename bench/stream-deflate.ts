@@ -10,14 +10,13 @@
 // Usage: npm run bench:stream-deflate [-- --clients 100 --rate 300 --seconds 3 --warmup 1
 //        --compressions off,snapshots,shared,dedicated-32kb --formats full,compact]
 import { connect } from '@nats-io/transport-node'
-import { spawnSync } from 'node:child_process'
 import type { Socket } from 'node:net'
 import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
 import { PAIRS } from '../schemas/pairs.ts'
 import { rowBytes, syntheticPriceRow } from '../schemas/synthetic-price-row.ts'
 import { STREAM_COMPRESSIONS, type StreamCompression } from '../services/stream/compression.ts'
 import { loadAverage, processCpuMs } from '../loadtest/cpu-meter.ts'
-import { pinned } from '../loadtest/pinning.ts'
+import { pinRunning } from '../loadtest/pinning.ts'
 import { totalCpuMs } from '../loadtest/server-processes.ts'
 import { TickPublisher } from '../loadtest/tick-publisher.ts'
 import { clientControlFrame, FrameReader, OPCODE } from '../loadtest/ws-frames.ts'
@@ -134,7 +133,7 @@ const sumCounts = (of: CountingClient[]): Counts =>
 
 // ---- the run
 
-if (pinned('1', []).length > 0) spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)])
+pinRunning('1', process.pid)
 const nats = await startNats()
 const nc = await connect({ servers: nats.url, name: 'stream-deflate-bench' })
 const rows: Array<Record<string, string | number>> = []

@@ -16,7 +16,6 @@
 // Usage: npm run bench:stream-rate [-- --clients 1000 --rate 2500 --rates real_time,fixed_rate@200ms --seconds 6
 //        --warmup 2 --runs 1 --shapes --formats full,compact]
 import { connect } from '@nats-io/transport-node'
-import { spawnSync } from 'node:child_process'
 import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
 import { PAIRS } from '../schemas/pairs.ts'
 import { STREAM_RATES } from '../schemas/stream.ts'
@@ -24,7 +23,7 @@ import { windowMsOf, type FixedRate } from '../services/stream/stream-rate.ts'
 import { loadAverage } from '../loadtest/cpu-meter.ts'
 import { buildLoadClient } from '../loadtest/native-stream-client.ts'
 import { NativeStreamSession } from '../loadtest/native-stream-load.ts'
-import { pinned } from '../loadtest/pinning.ts'
+import { pinRunning } from '../loadtest/pinning.ts'
 import { totalCpuMs } from '../loadtest/server-processes.ts'
 import { freePort, startNats } from '../test/support/servers.ts'
 import { median, reportRows } from './report.ts'
@@ -78,7 +77,7 @@ const rowsStamped = formats.includes('compact') ? 'in-row' : 'trailing'
 const progress = progressReporter()
 
 const clientBinary = buildLoadClient()
-if (pinned('1', []).length > 0) spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)])
+pinRunning('1', process.pid)
 const nats = await startNats()
 const publisher = await connect({ servers: nats.url, name: 'stream-rate-bench-publisher' })
 

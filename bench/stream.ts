@@ -15,7 +15,6 @@
 // With --bare-on-tick-stream the bare server runs a second time, on a bus where its namespace's tick stream stores
 // and republishes every tick as the venue's ingestor has it do: what numbering costs the bus, apart from the edge.
 import { connect } from '@nats-io/transport-node'
-import { spawnSync } from 'node:child_process'
 import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
 import { PAIRS } from '../schemas/pairs.ts'
 import { freePort, startNats } from '../test/support/servers.ts'
@@ -23,7 +22,7 @@ import { coreMeter, loadAverage } from '../loadtest/cpu-meter.ts'
 import type { LoadResult } from '../loadtest/load-result.ts'
 import { buildLoadClient } from '../loadtest/native-stream-client.ts'
 import { NativeStreamSession } from '../loadtest/native-stream-load.ts'
-import { pinned } from '../loadtest/pinning.ts'
+import { pinRunning } from '../loadtest/pinning.ts'
 import { listeningPids, totalCpuMs as serverCpuMs, totalRssMb as rssMb } from '../loadtest/server-processes.ts'
 import { startBaselineServer, startStreamService, type StreamServer } from './stream-servers.ts'
 import { median, printTable, writeFiguresWithLoad } from './report.ts'
@@ -94,7 +93,7 @@ const progress = progressReporter()
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const clientBinary = buildLoadClient()
-if (pinned('1', []).length > 0) spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)])
+pinRunning('1', process.pid)
 const nats = await startNats()
 const publisherConnection = await connect({ servers: nats.url, name: 'stream-bench-publisher' })
 
