@@ -11,16 +11,15 @@
 //   process follows a stream that does not republish.
 // The ways alternate run by run; the publisher is bench:stream's (loadtest/native-stream-client.ts).
 // Usage: npm run bench:bus-intake [-- --rate 3500 --seconds 10 --runs 3]
-import { AckPolicy, DeliverPolicy, jetstreamManager, StorageType } from '@nats-io/jetstream'
-import { connect, nanos, type NatsConnection } from '@nats-io/transport-node'
-import { spawnSync } from 'node:child_process'
+import { AckPolicy, DeliverPolicy, jetstreamManager } from '@nats-io/jetstream'
+import { connect } from '@nats-io/transport-node'
 import { randomUUID } from 'node:crypto'
-import { busNames } from '../bus/subjects.ts'
-import { natsTickLog, openTickStream } from '../bus/nats-tick-log.ts'
+import { busNames, type BusNames } from '../bus/subjects.ts'
+import { natsTickLog, openTickStream, tickStreamSettings } from '../bus/nats-tick-log.ts'
 import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
 import { loadAverage } from '../loadtest/cpu-meter.ts'
 import { StampedTickPublisher } from '../loadtest/native-stream-client.ts'
-import { pinned } from '../loadtest/pinning.ts'
+import { pinRunning } from '../loadtest/pinning.ts'
 import { listeningPids, totalCpuMs } from '../loadtest/server-processes.ts'
 import { startNats } from '../test/support/servers.ts'
 import { median, printTable, writeFiguresWithLoad } from './report.ts'
@@ -46,40 +45,44 @@ const nats = await startNats()
 const serverPids = listeningPids(nats.port)
 // nats-server and this process (the publisher and the subscriber) share CPU 1, as nats-server, the publisher and the
 // load client do in bench:stream
-for (const pid of [...serverPids, process.pid]) if (pinned('1', []).length > 0) spawnSync('taskset', ['-a', '-p', '-c', '1', String(pid)])
+for (const pid of [...serverPids, process.pid]) pinRunning('1', pid)
 const [publisherConnection, subscriberConnection] = await Promise.all([
   connect({ servers: nats.url, name: 'bus-intake-publisher' }),
   connect({ servers: nats.url, name: 'bus-intake-subscriber' }),
 ])
 const jsm = await jetstreamManager(subscriberConnection)
-const WINDOW_SECONDS = 300
+const STREAM = { windowSeconds: 300, replicas: 1 }
 
-type Names = ReturnType<typeof busNames>
-/** The tick stream's settings (bus/nats-tick-log.ts) without its republish. */
-const addStoringStream = (names: Names) =>
-  jsm.streams.add({ name: names.tickStream, subjects: [names.allTicks], max_age: nanos(WINDOW_SECONDS * 1000), storage: StorageType.File })
+/** The tick stream as the service makes it, storing and republishing. */
+const openAsMade = (names: BusNames) => openTickStream(subscriberConnection, names, STREAM)
+/** The tick stream storing, without its republish. */
+const addStoringStream = (names: BusNames) => jsm.streams.add(tickStreamSettings(names, STREAM))
 
-/** Each way: sets the bus up in a namespace of its own and returns the subject its subscriber reads. */
-const ways: Record<string, (names: Names) => Promise<string | ((onTick: () => void) => () => void)>> = {
-  core: async (names) => names.allTicks,
-  stored: async (names) => (await addStoringStream(names), names.allTicks),
-  'republishing, read on core': async (names) => {
-    await openTickStream(subscriberConnection, names, { windowSeconds: WINDOW_SECONDS, replicas: 1 })
-    return names.allTicks
-  },
-  republished: async (names) => {
-    await openTickStream(subscriberConnection, names, { windowSeconds: WINDOW_SECONDS, replicas: 1 })
-    return names.allNumberedTicks
-  },
+/** Takes every tick to `onTick` until the function it returns is called. */
+type Reader = (onTick: () => void) => () => void
+/** A core subscription to `subject`. */
+const onSubject =
+  (subject: string): Reader =>
+  (onTick) => {
+    const subscription = subscriberConnection.subscribe(subject, { callback: () => onTick() })
+    return () => subscription.unsubscribe()
+  }
+
+/** Each way: sets the bus up in a namespace of its own and returns how its subscriber reads. */
+const ways: Record<string, (names: BusNames) => Promise<Reader>> = {
+  core: async (names) => onSubject(names.allTicks),
+  stored: async (names) => (await addStoringStream(names), onSubject(names.allTicks)),
+  'republishing, read on core': async (names) => (await openAsMade(names), onSubject(names.allTicks)),
+  republished: async (names) => (await openAsMade(names), onSubject(names.allNumberedTicks)),
   consumer: async (names) => {
     await addStoringStream(names)
     const deliverTo = `${names.tickStream}.deliver`
     await jsm.consumers.add(names.tickStream, { deliver_subject: deliverTo, ack_policy: AckPolicy.None, deliver_policy: DeliverPolicy.New })
-    return deliverTo
+    return onSubject(deliverTo)
   },
   ordered: async (names) => {
     await addStoringStream(names)
-    const log = natsTickLog(subscriberConnection, names, { epoch: '', windowSeconds: WINDOW_SECONDS })
+    const log = natsTickLog(subscriberConnection, names, { epoch: '', windowSeconds: STREAM.windowSeconds })
     return (onTick) => {
       const following = log.follow(onTick)
       return () => following.stop()
@@ -87,23 +90,17 @@ const ways: Record<string, (names: Names) => Promise<string | ((onTick: () => vo
   },
 }
 
-async function measure(way: string, run: number, subscriber: NatsConnection) {
+async function measure(way: string, run: number) {
   const namespace = `intake${randomUUID().slice(0, 8)}`
-  const reader = await ways[way]!(busNames(namespace))
+  const read = await ways[way]!(busNames(namespace))
   let received = 0
-  const stop =
-    typeof reader === 'string'
-      ? (
-          (subscription) => () =>
-            subscription.unsubscribe()
-        )(subscriber.subscribe(reader, { callback: () => void received++ }))
-      : reader(() => void received++)
-  await subscriber.flush()
+  const stop = read(() => void received++)
+  await subscriberConnection.flush()
   const publisher = new StampedTickPublisher(publisherConnection, namespace)
   progress(`run ${run}: ${way}, ${rate} ticks/s for ${measureMs / 1000} s`)
   const [cpuBefore, ownBefore, startedAt] = [totalCpuMs(serverPids), process.cpuUsage(), performance.now()]
   await publisher.run(rate, measureMs)
-  await subscriber.flush()
+  await subscriberConnection.flush()
   const [cpuMs, elapsedMs] = [totalCpuMs(serverPids) - cpuBefore, performance.now() - startedAt]
   const own = process.cpuUsage(ownBefore)
   stop()
@@ -124,7 +121,7 @@ const rows: Array<Awaited<ReturnType<typeof measure>>> = []
 for (let run = 1; run <= runs; run++) {
   // reversed every other run, so that no way always follows the same one
   const order = run % 2 === 1 ? Object.keys(ways) : Object.keys(ways).reverse()
-  for (const way of order) rows.push(await measure(way, run, subscriberConnection))
+  for (const way of order) rows.push(await measure(way, run))
 }
 printTable(rows)
 

@@ -53,6 +53,15 @@ export interface TickStream {
   republishes: boolean
 }
 
+/** The tick stream's settings as it is created, but for its republish. */
+export const tickStreamSettings = (names: BusNames, options: TickStreamOptions) => ({
+  name: names.tickStream,
+  subjects: [names.allTicks],
+  max_age: nanos(options.windowSeconds * 1000),
+  storage: StorageType.File,
+  num_replicas: options.replicas,
+})
+
 /**
  * Opens the tick stream, creating it when it does not exist (an existing one keeps its own settings), and has it
  * republish each tick it stores on the numbered subjects. A server before 2.10 refuses to add that to an existing
@@ -63,16 +72,7 @@ export async function openTickStream(nc: NatsConnection, names: BusNames, option
   // jetstreamManager asks the server for the account's JetStream first: that request is retried too
   const jsm = await retriedAtStart(() => jetstreamManager(nc))
   const answer = await retriedAtStart(() =>
-    jsm.streams.info(names.tickStream).catch(() =>
-      jsm.streams.add({
-        name: names.tickStream,
-        subjects: [names.allTicks],
-        max_age: nanos(options.windowSeconds * 1000),
-        storage: StorageType.File,
-        num_replicas: options.replicas,
-        republish,
-      }),
-    ),
+    jsm.streams.info(names.tickStream).catch(() => jsm.streams.add({ ...tickStreamSettings(names, options), republish })),
   )
   let info = await settledStreamInfo(jsm, names.tickStream, answer)
   // an update keeps the stream's creation time, and with it the epoch
