@@ -23,7 +23,12 @@ import type { LoadResult } from '../loadtest/load-result.ts'
 import { buildLoadClient } from '../loadtest/native-stream-client.ts'
 import { NativeStreamSession } from '../loadtest/native-stream-load.ts'
 import { pinRunning } from '../loadtest/pinning.ts'
-import { listeningPids, totalCpuMs as serverCpuMs, totalRssMb as rssMb } from '../loadtest/server-processes.ts'
+import {
+  listeningPids,
+  totalCpuMs as serverCpuMs,
+  totalRssMb as rssMb,
+  totalSystemCpuMs as serverKernelMs,
+} from '../loadtest/server-processes.ts'
 import { startBaselineServer, startStreamService, type StreamServer } from './stream-servers.ts'
 import { median, printTable, writeFiguresWithLoad } from './report.ts'
 import { treeAtCommit } from './tree-at-commit.ts'
@@ -141,7 +146,7 @@ async function step(server: Server, session: NativeStreamSession, label: Row, ra
   progress(`${label.scenario}, run ${label.run}: ${server.name}, ${label.clients} clients at ${rate} ticks/s`)
   // nats-server shares CPU 1 with the load client: what it takes (a tick stream's store, its republish) the client lacks
   const natsPids = listeningPids(nats.port)
-  let window = { serverCpuPercent: 0, natsCpuPercent: 0, busy: [] as number[] }
+  let window = { serverCpuPercent: 0, serverKernelPercent: 0, natsCpuPercent: 0, busy: [] as number[] }
   const result: LoadResult = await session.run({
     ticksPerSecond: rate,
     warmupSeconds: warmupMs / 1000,
@@ -149,11 +154,13 @@ async function step(server: Server, session: NativeStreamSession, label: Row, ra
     pairCount,
     log: (line) => console.log(`  ${line}`),
     measured: () => {
-      const [cpuBefore, natsCpuBefore, cores, startedAt] = [serverCpuMs(pids), serverCpuMs(natsPids), coreMeter(), performance.now()]
+      const [cpuBefore, kernelBefore, natsCpuBefore] = [serverCpuMs(pids), serverKernelMs(pids), serverCpuMs(natsPids)]
+      const [cores, startedAt] = [coreMeter(), performance.now()]
       return () => {
         const elapsed = performance.now() - startedAt
         window = {
           serverCpuPercent: Math.round(((serverCpuMs(pids) - cpuBefore) / elapsed) * 100),
+          serverKernelPercent: Math.round(((serverKernelMs(pids) - kernelBefore) / elapsed) * 100),
           natsCpuPercent: Math.round(((serverCpuMs(natsPids) - natsCpuBefore) / elapsed) * 100),
           busy: cores.stop(),
         }
@@ -171,6 +178,8 @@ async function step(server: Server, session: NativeStreamSession, label: Row, ra
     'max ms': result.latency.maxMs,
     gaps: totals.gaps,
     'server CPU %': window.serverCpuPercent,
+    // of it in the kernel: the sockets' sends (with loopback's receive) are most of a stream server's work
+    'server kernel %': window.serverKernelPercent,
     'server RSS MB': rssMb(pids),
     'client CPU %': result.loadClient.cpuPercentOfCores,
     'publisher CPU %': totals.publisherCpuPercent,

@@ -18,6 +18,11 @@ export function processCpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS
 }
 
+/** The part of `processCpuMs` spent in the kernel (system time): a socket server's sends, for one. */
+export function processSystemCpuMs(pid: number): number {
+  return Number(procStatFields(pid)[12]) * CLOCK_TICK_MS
+}
+
 /** The memory a process holds (resident set size), in MB. */
 export function processRssMb(pid: number): number {
   return Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024

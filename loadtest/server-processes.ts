@@ -1,7 +1,7 @@
 // The processes of a service on this machine, found by the port they listen on (several with EDGE_WORKERS
 // sharing one port), and their CPU and memory: what a loopback load test reports beside its own figures.
 import { execFileSync } from 'node:child_process'
-import { processCpuMs, processRssMb } from './cpu-meter.ts'
+import { processCpuMs, processRssMb, processSystemCpuMs } from './cpu-meter.ts'
 
 /** The pids listening on a TCP port of this machine (ss from iproute2). */
 export const listeningPids = (port: number): number[] =>
@@ -12,3 +12,6 @@ export const totalRssMb = (pids: number[]): number => Math.round(pids.reduce((su
 
 /** The processes' CPU milliseconds together. */
 export const totalCpuMs = (pids: number[]): number => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0)
+
+/** The processes' CPU milliseconds in the kernel together. */
+export const totalSystemCpuMs = (pids: number[]): number => pids.reduce((sum, pid) => sum + processSystemCpuMs(pid), 0)
