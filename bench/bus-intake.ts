@@ -8,11 +8,16 @@
 //   intake, bus/nats-tick-intake.ts);
 // - consumer: the stored stream read by a push consumer that takes no acks, delivering from the newest;
 // - ordered: the stored stream read by the tick log's ordered consumer (bus/nats-tick-log.ts's natsTickLog), as a
-//   process follows a stream that does not republish.
+//   process follows a stream that does not republish;
+// - positioned at ingest: the stream storing without its republish, each tick published with the position its
+//   publisher gave it (the stream refuses it at any other: Nats-Expected-Last-Sequence) and a reply subject for the
+//   stream's acknowledgement, which the publisher reads; a core subscription reads the ticks. The bus's share of an
+//   ingestor that numbers the ticks itself, so that readers need no republish to learn a tick's position;
+// - positioned, unacknowledged: the same without the acknowledgements, the floor of that design's cost.
 // The ways alternate run by run; the publisher is bench:stream's (loadtest/native-stream-client.ts).
 // Usage: npm run bench:bus-intake [-- --rate 3500 --seconds 10 --runs 3]
 import { AckPolicy, DeliverPolicy, jetstreamManager } from '@nats-io/jetstream'
-import { connect } from '@nats-io/transport-node'
+import { connect, headers, type NatsConnection } from '@nats-io/transport-node'
 import { randomUUID } from 'node:crypto'
 import { busNames, type BusNames } from '../bus/subjects.ts'
 import { natsTickLog, openTickStream, tickStreamSettings } from '../bus/nats-tick-log.ts'
@@ -28,7 +33,8 @@ const command = parseCommandLine({
   usage: 'npm run bench:bus-intake -- [options]',
   summary:
     "nats-server's CPU per tick for each way of taking the ticks off the bus: a core subscription without and with the\n" +
-    "tick stream, the stream's republish (the edge's intake), a push consumer. Prints a table; writes JSON under bench/results/.",
+    "tick stream, the stream's republish (the edge's intake), a push and an ordered consumer, and ticks numbered at ingest.\n" +
+    'Prints a table; writes JSON under bench/results/.',
   options: {
     rate: { type: 'string', default: '3500', value: 'N', description: 'ticks/s published, round-robin over the pairs' },
     seconds: { type: 'string', default: '10', value: 'S', description: 'seconds measured per way and run' },
@@ -60,6 +66,13 @@ const addStoringStream = (names: BusNames) => jsm.streams.add(tickStreamSettings
 
 /** Takes every tick to `onTick` until the function it returns is called. */
 type Reader = (onTick: () => void) => () => void
+/** How a way's ticks go on the bus: what the publisher calls in place of its connection's own publish. */
+type Publishing = Pick<NatsConnection, 'publish' | 'flush'>
+/** A way set up: how its subscriber reads and, where it differs from a plain publish, how its ticks are published. */
+interface Setup {
+  read: Reader
+  publishing?: Publishing & { stop(): void }
+}
 /** A core subscription to `subject`. */
 const onSubject =
   (subject: string): Reader =>
@@ -68,35 +81,67 @@ const onSubject =
     return () => subscription.unsubscribe()
   }
 
+/**
+ * Publishes each tick at the position it numbers it with (the stream refuses a tick at any other position); with
+ * `acknowledged`, with a reply subject taking the stream's acknowledgement of each, which the publisher decodes, as
+ * an ingestor must to learn of a refusal. Without, a refusal goes unseen and every later tick is refused with it:
+ * the floor of what numbering at ingest costs the bus, not a way to run it.
+ */
+function positionedPublishing(names: BusNames, acknowledged: boolean): NonNullable<Setup['publishing']> {
+  const acks = `${names.tickStream}.acks`
+  const subscription = acknowledged ? publisherConnection.subscribe(acks, { callback: (_, message) => void message.json() }) : undefined
+  let lastPosition = 0
+  return {
+    publish(subject, payload) {
+      const header = headers()
+      header.set('Nats-Expected-Last-Sequence', String(lastPosition++))
+      publisherConnection.publish(subject, payload, { reply: acknowledged ? acks : undefined, headers: header })
+    },
+    flush: () => publisherConnection.flush(),
+    stop: () => subscription?.unsubscribe(),
+  }
+}
+
 /** Each way: sets the bus up in a namespace of its own and returns how its subscriber reads. */
-const ways: Record<string, (names: BusNames) => Promise<Reader>> = {
-  core: async (names) => onSubject(names.allTicks),
-  stored: async (names) => (await addStoringStream(names), onSubject(names.allTicks)),
-  'republishing, read on core': async (names) => (await openAsMade(names), onSubject(names.allTicks)),
-  republished: async (names) => (await openAsMade(names), onSubject(names.allNumberedTicks)),
+const ways: Record<string, (names: BusNames) => Promise<Setup>> = {
+  core: async (names) => ({ read: onSubject(names.allTicks) }),
+  stored: async (names) => (await addStoringStream(names), { read: onSubject(names.allTicks) }),
+  'republishing, read on core': async (names) => (await openAsMade(names), { read: onSubject(names.allTicks) }),
+  republished: async (names) => (await openAsMade(names), { read: onSubject(names.allNumberedTicks) }),
   consumer: async (names) => {
     await addStoringStream(names)
     const deliverTo = `${names.tickStream}.deliver`
     await jsm.consumers.add(names.tickStream, { deliver_subject: deliverTo, ack_policy: AckPolicy.None, deliver_policy: DeliverPolicy.New })
-    return onSubject(deliverTo)
+    return { read: onSubject(deliverTo) }
   },
   ordered: async (names) => {
     await addStoringStream(names)
     const log = natsTickLog(subscriberConnection, names, { epoch: '', windowSeconds: STREAM.windowSeconds })
-    return (onTick) => {
-      const following = log.follow(onTick)
-      return () => following.stop()
+    return {
+      read: (onTick) => {
+        const following = log.follow(onTick)
+        return () => following.stop()
+      },
     }
+  },
+  'positioned at ingest': async (names) => {
+    await addStoringStream(names)
+    return { read: onSubject(names.allTicks), publishing: positionedPublishing(names, true) }
+  },
+  'positioned, unacknowledged': async (names) => {
+    await addStoringStream(names)
+    return { read: onSubject(names.allTicks), publishing: positionedPublishing(names, false) }
   },
 }
 
 async function measure(way: string, run: number) {
   const namespace = `intake${randomUUID().slice(0, 8)}`
-  const read = await ways[way]!(busNames(namespace))
+  const names = busNames(namespace)
+  const { read, publishing } = await ways[way]!(names)
   let received = 0
   const stop = read(() => void received++)
   await subscriberConnection.flush()
-  const publisher = new StampedTickPublisher(publisherConnection, namespace)
+  const publisher = new StampedTickPublisher(publishing ?? publisherConnection, namespace)
   progress(`run ${run}: ${way}, ${rate} ticks/s for ${measureMs / 1000} s`)
   const [cpuBefore, ownBefore, startedAt] = [totalCpuMs(serverPids), process.cpuUsage(), performance.now()]
   await publisher.run(rate, measureMs)
@@ -104,15 +149,18 @@ async function measure(way: string, run: number) {
   const [cpuMs, elapsedMs] = [totalCpuMs(serverPids) - cpuBefore, performance.now() - startedAt]
   const own = process.cpuUsage(ownBefore)
   stop()
+  publishing?.stop()
   const published = Math.floor((measureMs * rate) / 1000)
   return {
     way,
     run,
     published,
     received,
+    // a tick published at a position the stream did not take (none, for the figures to hold)
+    refused: publishing ? published - (await jsm.streams.info(names.tickStream)).state.messages : 0,
     'nats-server CPU %': Math.round((cpuMs / elapsedMs) * 1000) / 10,
     'nats-server µs per tick': Math.round((cpuMs * 1000) / published),
-    // the publisher's share is the same for every way: a difference between ways is the subscriber's
+    // the publisher's share is the same for every way but those numbered at ingest: elsewhere a difference is the subscriber's
     'publisher and subscriber µs per tick': Math.round((own.user + own.system) / published),
   }
 }

@@ -207,7 +207,7 @@ export class StampedTickPublisher {
   private readonly parts: Array<[string, string]>
 
   constructor(
-    private readonly nc: NatsConnection,
+    private readonly nc: Pick<NatsConnection, 'publish' | 'flush'>,
     namespace: string,
     rows: StampedRows = 'trailing',
   ) {
