@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,6 +324,24 @@ static void latency_from_number(const unsigned char *at, uint64_t now) {
 }
 
 #define TOGGLE_FIELD "\"secondsToToggleIsDayTradingClosed\":"
+#define TOGGLE_LEN (sizeof TOGGLE_FIELD - 1)
+
+/* Where each pair's in-row stamp was last found, counted from its "pair" field (0: not yet). A pair's rows keep one
+   layout but for the widths of their values, so the stamp is looked for there first and searched for only when it
+   moved: a search through every row would cost the client more per full row than the format does. */
+static ptrdiff_t toggle_offset[MAX_PAIRS];
+
+/* The in-row stamp of the frame from `p` to `end`, whose "pair" field is at `pair_field`, of the pair `pair` (-1 if
+   not listed). */
+static const unsigned char *find_toggle(int pair, const unsigned char *p, const unsigned char *pair_field, const unsigned char *end) {
+  if (pair >= 0 && toggle_offset[pair] != 0) {
+    ptrdiff_t at = (pair_field - p) + toggle_offset[pair];
+    if (at >= 0 && at + (ptrdiff_t)TOGGLE_LEN <= end - p && memcmp(p + at, TOGGLE_FIELD, TOGGLE_LEN) == 0) return p + at;
+  }
+  const unsigned char *toggle = memmem(p, (size_t)(end - p), TOGGLE_FIELD, TOGGLE_LEN);
+  if (toggle && pair >= 0) toggle_offset[pair] = toggle - pair_field;
+  return toggle;
+}
 
 /* A tick: {"type":"tick","seq":N,"data":{...,"pair":"A/B",...[,"t":<16 digits>]}[,"cursor":"..."]} */
 static void read_tick(conn_t *c, const unsigned char *p, const unsigned char *end, uint64_t now) {
@@ -331,17 +350,19 @@ static void read_tick(conn_t *c, const unsigned char *p, const unsigned char *en
   end = take_cursor(c, p, end);
   uint32_t seq = (uint32_t)strtoul((const char *)p + 21, NULL, 10);
   const unsigned char *pair_field = memmem(p, (size_t)(end - p), "\"pair\":\"", 8);
+  int pair = -1;
   if (pair_field) {
     const unsigned char *name = pair_field + 8, *close_quote = memchr(name, '"', (size_t)(end - name));
-    count_seq(c, close_quote ? symbol_index(name, (size_t)(close_quote - name)) : -1, seq);
+    pair = close_quote ? symbol_index(name, (size_t)(close_quote - name)) : -1;
+    count_seq(c, pair, seq);
   }
   if (end - p > 24 && memcmp(end - 22, "\"t\":", 4) == 0) {
     uint64_t stamp = 0;
     for (const unsigned char *d = end - 18; d < end - 2; d++) stamp = stamp * 10 + (uint64_t)(*d - '0');
     record_stamp(stamp - STAMP_OFFSET_US, now);
-  } else {
-    const unsigned char *toggle = memmem(p, (size_t)(end - p), TOGGLE_FIELD, sizeof TOGGLE_FIELD - 1);
-    if (toggle) latency_from_number(toggle + sizeof TOGGLE_FIELD - 1, now);
+  } else if (pair_field) {
+    const unsigned char *toggle = find_toggle(pair, p, pair_field, end);
+    if (toggle) latency_from_number(toggle + TOGGLE_LEN, now);
   }
 }
 
