@@ -125,9 +125,28 @@ static double percentile_ms(double p) {
   return max_latency_us / 1000.0;
 }
 
+/* The symbols by hash (FNV-1a, open addressing): a full row names its pair by symbol, and a search through the list
+   for every row would cost the client more per row than the format does. */
+#define SYMBOL_SLOTS 1024 /* a power of two, four times MAX_PAIRS */
+static int symbol_slot[SYMBOL_SLOTS]; /* a symbol's index + 1; 0: empty */
+
+static uint32_t symbol_hash(const unsigned char *name, size_t len) {
+  uint32_t hash = 2166136261u;
+  for (size_t i = 0; i < len; i++) hash = (hash ^ name[i]) * 16777619u;
+  return hash & (SYMBOL_SLOTS - 1);
+}
+
+static void index_symbol(int i) {
+  uint32_t slot = symbol_hash((const unsigned char *)symbols[i], symbol_len[i]);
+  while (symbol_slot[slot]) slot = (slot + 1) & (SYMBOL_SLOTS - 1);
+  symbol_slot[slot] = i + 1;
+}
+
 static int symbol_index(const unsigned char *name, size_t len) {
-  for (int i = 0; i < symbol_count; i++)
+  for (uint32_t slot = symbol_hash(name, len); symbol_slot[slot]; slot = (slot + 1) & (SYMBOL_SLOTS - 1)) {
+    int i = symbol_slot[slot] - 1;
     if (symbol_len[i] == len && memcmp(symbols[i], name, len) == 0) return i;
+  }
   return -1;
 }
 
@@ -554,7 +573,7 @@ static void take_source(const char *item) {
   if (opt.source_count < MAX_SOURCES && inet_pton(AF_INET, item, &opt.sources[opt.source_count]) == 1) opt.source_count++;
 }
 static void take_symbol(const char *item) {
-  if (symbol_count < MAX_PAIRS) symbols[symbol_count] = strdup(item), symbol_len[symbol_count] = strlen(item), symbol_count++;
+  if (symbol_count < MAX_PAIRS) symbols[symbol_count] = strdup(item), symbol_len[symbol_count] = strlen(item), index_symbol(symbol_count++);
 }
 
 int main(int argc, char **argv) {
