@@ -351,7 +351,7 @@ static void latency_from_number(const unsigned char *at, uint64_t now) {
 static ptrdiff_t toggle_offset[MAX_PAIRS];
 
 /* The in-row stamp of the frame from `p` to `end`, whose "pair" field is at `pair_field`, of the pair `pair` (-1 if
-   not listed). */
+   not listed or the frame has no pair field: then only searched for). */
 static const unsigned char *find_toggle(int pair, const unsigned char *p, const unsigned char *pair_field, const unsigned char *end) {
   if (pair >= 0 && toggle_offset[pair] != 0) {
     ptrdiff_t at = (pair_field - p) + toggle_offset[pair];
@@ -379,7 +379,7 @@ static void read_tick(conn_t *c, const unsigned char *p, const unsigned char *en
     uint64_t stamp = 0;
     for (const unsigned char *d = end - 18; d < end - 2; d++) stamp = stamp * 10 + (uint64_t)(*d - '0');
     record_stamp(stamp - STAMP_OFFSET_US, now);
-  } else if (pair_field) {
+  } else {
     const unsigned char *toggle = find_toggle(pair, p, pair_field, end);
     if (toggle) latency_from_number(toggle + TOGGLE_LEN, now);
   }
