@@ -32,7 +32,7 @@ const newNamespace = () => `bench${randomUUID().slice(0, 8)}`
  * Left there, a run's ticks would expire from the server 300 s later, in the middle of a later run, whose
  * nats-server (on the load client's core) would then be measured doing it.
  */
-async function clearNamespace(natsUrl: string, namespace: string): Promise<void> {
+export async function clearNamespace(natsUrl: string, namespace: string): Promise<void> {
   const names = busNames(namespace)
   const nc = await connect({ servers: natsUrl, name: 'stream-bench-cleanup' })
   try {
