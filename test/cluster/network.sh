@@ -23,6 +23,11 @@ down() {
   for ns in $(ip netns list | awk '{print $1}' | grep "^${PREFIX}-" || true); do
     ip netns del "$ns" 2>/dev/null || true
   done
+  # a veth pair that an interrupted `up` made but had not yet moved into its hosts stays in this namespace
+  local link
+  for link in $(ip -o link show | awk -F': ' '{print $2}' | cut -d@ -f1 | grep "^${PREFIX}-" || true); do
+    ip link del "$link" 2>/dev/null || true
+  done
 }
 
 up() {
