@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { DEFAULT_RESUME_WINDOW_SECONDS, type NumberedTick, type PriceBus, type TickHandler, type TickLog } from './price-bus.ts'
+import {
+  DEFAULT_RESUME_WINDOW_SECONDS,
+  type LatestRow,
+  type NumberedTick,
+  type PriceBus,
+  type TickHandler,
+  type TickLog,
+} from './price-bus.ts'
 
 /** The members of one queue group; ticks go to them in turn. */
 interface QueueGroup {
@@ -14,7 +21,7 @@ interface QueueGroup {
 export function inProcessPriceBus(options: { resumeWindowSeconds?: number } = {}): PriceBus {
   const handlers = new Set<TickHandler>()
   const queueGroups = new Map<string, QueueGroup>()
-  const latest = new Map<string, Uint8Array>()
+  const latest = new Map<string, LatestRow>()
   const followers = new Set<(tick: NumberedTick) => void>()
   const seqs = new Map<string, number>()
   let position = 0
@@ -25,12 +32,12 @@ export function inProcessPriceBus(options: { resumeWindowSeconds?: number } = {}
     const batch = queue
     queue = []
     for (const tick of batch) {
-      const { pair, row } = tick
+      const { pair, row, seq } = tick
       for (const follower of followers) follower(tick)
-      for (const handler of handlers) handler(pair, row)
+      for (const handler of handlers) handler(pair, row, seq)
       for (const group of queueGroups.values()) {
         const member = group.members[group.next++ % group.members.length]!
-        member(pair, row)
+        member(pair, row, seq)
       }
     }
   }
@@ -50,9 +57,9 @@ export function inProcessPriceBus(options: { resumeWindowSeconds?: number } = {}
     kind: 'in-process',
     publishTick(pair, row) {
       if (closed) return
-      latest.set(pair, row)
       const seq = (seqs.get(pair) ?? 0) + 1
       seqs.set(pair, seq)
+      latest.set(pair, { row, seq })
       if (queue.length === 0) queueMicrotask(deliver)
       queue.push({ pair, row, seq, position: ++position })
     },

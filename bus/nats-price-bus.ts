@@ -1,7 +1,7 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node'
 import { maskUrl } from '../kit/redaction.ts'
 import { Kvm } from '@nats-io/kv'
-import { jetstream, type JetStreamClient } from '@nats-io/jetstream'
+import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream'
 import type { MsgHdrs } from '@nats-io/transport-node'
 import type { Logger } from '../kit/logger.ts'
 import { throttledWarning } from '../kit/throttled-warning.ts'
@@ -10,7 +10,7 @@ import { natsTickSubscriptions } from './nats-tick-subscriptions.ts'
 import { natsTickIntake } from './nats-tick-intake.ts'
 import { busNames } from './subjects.ts'
 import { resilientConnectionOptions } from './nats-connection-options.ts'
-import { PAIRS } from '../schemas/pairs.ts'
+import { latestRowReader } from './latest-rows.ts'
 import { latestSeqs, natsTickLog, openTickStream, tickNumbering } from './nats-tick-log.ts'
 import { retriedAtStart } from '../kit/retried-at-start.ts'
 
@@ -51,6 +51,11 @@ export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceB
   const bucket = await retriedAtStart(() =>
     new Kvm(nc).create(names.latestPricesBucket, { history: 1, replicas: options.bucketReplicas ?? 1 }),
   )
+  const readLatest = latestRowReader(
+    await retriedAtStart(() => jetstreamManager(nc)),
+    names,
+    (await retriedAtStart(() => bucket.status())).streamInfo.config.allow_direct,
+  )
   const tickStream = await openTickStream(nc, names, {
     windowSeconds: options.resumeWindowSeconds ?? DEFAULT_RESUME_WINDOW_SECONDS,
     replicas: options.tickStreamReplicas ?? options.bucketReplicas ?? 1,
@@ -83,18 +88,7 @@ export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceB
     },
     tickLog: intake ? { ...tickLog, follow: intake.follow } : tickLog,
     subscribeTicks: natsTickSubscriptions(nc, names, log, intake),
-    async readLatest() {
-      // one direct get per listed pair: any of the bucket's replicas answers it, where listing the keys would
-      // make a consumer, which needs the bucket's leader and the cluster's meta leader (both missing for a while
-      // after a node is lost or a partition heals)
-      const entries = await Promise.all(PAIRS.map(({ symbol }) => bucket.get(symbol)))
-      const rows = new Map<string, Uint8Array>()
-      PAIRS.forEach(({ symbol }, index) => {
-        const entry = entries[index]
-        if (entry?.operation === 'PUT') rows.set(symbol, entry.value)
-      })
-      return rows
-    },
+    readLatest,
     async flush() {
       await latestWriter.flush()
       await nc.flush()

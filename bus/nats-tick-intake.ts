@@ -9,7 +9,7 @@ import type { NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from '../kit/logger.ts'
 import { retriedAtStart } from '../kit/retried-at-start.ts'
 import { headerNumber } from './header-numbers.ts'
-import { CONSUMER_RETRY_MS, lastPosition, perPairSeqs, SEQ_HEADER, tickStreamReader } from './nats-tick-log.ts'
+import { CONSUMER_RETRY_MS, lastPosition, perPairSeqs, publishedSeqOf, tickStreamReader } from './nats-tick-log.ts'
 import { PositionOrder, type PositionedTick } from './position-order.ts'
 import type { TickHandler, TickLog } from './price-bus.ts'
 import { sharedFeed } from './shared-feed.ts'
@@ -23,8 +23,6 @@ import type { BusNames } from './subjects.ts'
 const HOLE_GIVE_UP_MS = 5_000
 /** the stream sequence of a republished message, from the header JetStream puts it in */
 const positionOf = headerNumber('Nats-Sequence')
-/** the publisher's per-pair seq of a tick (nats-tick-log.ts's `seqOf` reads it from decoded headers) */
-const publishedSeqOf = headerNumber(SEQ_HEADER)
 
 export interface TickIntake {
   /** every tick as it arrives, each pair's in publish order: for readers that need no position */
@@ -50,7 +48,7 @@ export function natsTickIntake(nc: NatsConnection, names: BusNames, log: Logger)
   const readFailed = (error: unknown) => log.warn({ err: error }, 'reading the tick stream failed, trying again shortly')
 
   return {
-    subscribe: (handler) => take((tick) => handler(tick.pair, tick.row)),
+    subscribe: (handler) => take((tick) => handler(tick.pair, tick.row, tick.seq)),
     follow(handler, { after = 0 } = {}) {
       const seqOfPair = perPairSeqs()
       const order = new PositionOrder(

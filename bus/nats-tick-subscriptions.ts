@@ -1,6 +1,7 @@
 import type { NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from '../kit/logger.ts'
 import type { TickIntake } from './nats-tick-intake.ts'
+import { publishedSeqOf } from './nats-tick-log.ts'
 import type { SubscribeOptions, TickHandler } from './price-bus.ts'
 import { sharedFeed } from './shared-feed.ts'
 import type { BusNames } from './subjects.ts'
@@ -17,7 +18,7 @@ export function natsTickSubscriptions(nc: NatsConnection, names: BusNames, log: 
       queue,
       callback: (error, message) => {
         if (error) return log.warn({ err: error }, 'tick subscription error')
-        handle(names.pairOfTickSubject(message.subject), message.data)
+        handle(names.pairOfTickSubject(message.subject), message.data, publishedSeqOf(message))
       },
     })
     return () => subscription.unsubscribe()

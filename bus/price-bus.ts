@@ -2,7 +2,14 @@
 // kept in a key-value store so that a starting edge can seed its snapshot.
 // Rows travel as the JSON bytes of a price row, encoded once by the ingestor.
 
-export type TickHandler = (pair: string, row: Uint8Array) => void
+/** `seq`: the tick's per-pair seq, as its publisher numbered it (undefined from a publisher that does not number) */
+export type TickHandler = (pair: string, row: Uint8Array, seq: number | undefined) => void
+
+/** A pair's latest row in the key-value store, with the per-pair seq of the tick that wrote it (when numbered). */
+export interface LatestRow {
+  row: Uint8Array
+  seq: number | undefined
+}
 
 export interface SubscribeOptions {
   /**
@@ -56,7 +63,7 @@ export interface PriceBus {
    */
   subscribeTicks(handler: TickHandler, options?: SubscribeOptions): () => void
   /** the latest row of every listed pair that has one, from the key-value store */
-  readLatest(): Promise<Map<string, Uint8Array>>
+  readLatest(): Promise<Map<string, LatestRow>>
   /**
    * resolves once every row published so far has reached the key-value store and the server has
    * processed everything sent before the call, subscriptions included (so ticks published afterwards

@@ -42,7 +42,26 @@ export function priceBusContract(t: Test, openPair: () => Promise<BusPair>): voi
     publisher.publishTick('XAU-USD', bytes('{"v":3}'))
     await publisher.flush()
     const latest = await subscriber.readLatest()
-    t.same(Object.fromEntries([...latest].map(([pair, row]) => [pair, text(row)])), { 'ETH-USD': '{"v":2}', 'XAU-USD': '{"v":3}' })
+    t.same(Object.fromEntries([...latest].map(([pair, { row, seq }]) => [pair, `${text(row)}#${seq}`])), {
+      'ETH-USD': '{"v":2}#2',
+      'XAU-USD': '{"v":3}#1',
+    })
+  })
+
+  t.test("hands every subscriber each tick's per-pair seq, counted from 1 for each pair", async (t) => {
+    const { publisher, subscriber, close } = await openPair()
+    t.teardown(close)
+    const seen: string[] = []
+    subscriber.subscribeTicks((pair, _, seq) => seen.push(`${pair}#${seq}`))
+    const shared: string[] = []
+    subscriber.subscribeTicks((pair, _, seq) => shared.push(`${pair}#${seq}`), { queueGroup: 'writers' })
+    await subscriber.flush()
+    publisher.publishTick('ETH-USD', bytes('{}'))
+    publisher.publishTick('SOL-USD', bytes('{}'))
+    publisher.publishTick('ETH-USD', bytes('{}'))
+    await waitFor(() => seen.length === 3 && shared.length === 3, { what: '3 ticks to each' })
+    t.same(seen, ['ETH-USD#1', 'SOL-USD#1', 'ETH-USD#2'])
+    t.same(shared, seen)
   })
 
   t.test('stops delivering after unsubscribe', async (t) => {

@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { hotCounter } from '../../kit/hot-counter.ts'
 import { retriedAtStart } from '../../kit/retried-at-start.ts'
+import { throttledWarning } from '../../kit/throttled-warning.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
-import type { PriceBus } from '../../bus/price-bus.ts'
+import type { LatestRow, PriceBus } from '../../bus/price-bus.ts'
 import { PAIRS, pairBySymbol } from '../../schemas/pairs.ts'
 import type { StatusRecord } from '../../schemas/price.ts'
 
@@ -11,6 +12,8 @@ export interface MaterializerOptions {
   bus: PriceBus
   /** the feed is stale when no tick has arrived for this long */
   staleAfterMs: number
+  /** the waits before each further read of the store (after a start or a reconnection, then between all later reads) */
+  storeReads?: StoreReads
   logger: Logger
   metrics: Metrics
   now?: () => number
@@ -43,15 +46,18 @@ export async function startMaterializer(options: MaterializerOptions): Promise<M
   let version = 0
   let cached: { version: number; stale: boolean; body: Buffer } | undefined
 
-  // Raised on every reconnection: a pair that has ticked in the current epoch holds a live row, which no
-  // stored row replaces.
+  // each held row's per-pair seq (0: not numbered): a stored row replaces a held one when its seq is larger
+  const heldSeqs = new Float64Array(PAIRS.length)
+  // Raised on every reconnection: a pair that has ticked in the current epoch holds a live row, which a stored
+  // row replaces only when both are numbered and the stored one is newer.
   let epoch = 0
   const liveInEpoch = new Int32Array(PAIRS.length).fill(-1)
 
-  const store = (id: number, pair: string, row: Uint8Array, receivedAt: number) => {
+  const store = (id: number, pair: string, row: Uint8Array, seq: number | undefined, receivedAt: number) => {
     const bytes = Buffer.isBuffer(row) ? row : Buffer.from(row.buffer, row.byteOffset, row.byteLength)
     if (rows[id] === undefined) options.metrics.pricedPairs.set(++pricedPairs)
     rows[id] = bytes
+    heldSeqs[id] = seq ?? 0
     version++
     if (receivedAt > lastTickAt) lastTickAt = receivedAt
     for (const listener of listeners) listener(pair, bytes)
@@ -59,29 +65,34 @@ export async function startMaterializer(options: MaterializerOptions): Promise<M
 
   const received = hotCounter(options.metrics.ticksReceived)
   // subscribe before reading the store, so no tick falls between the two
-  const unsubscribe = options.bus.subscribeTicks((pair, row) => {
+  const unsubscribe = options.bus.subscribeTicks((pair, row, seq) => {
     received.inc()
     const id = pairBySymbol(pair)?.id
     if (id === undefined) return log.debug({ pair }, 'tick for an unlisted pair ignored')
-    store(id, pair, row, now())
+    store(id, pair, row, seq, now())
     liveInEpoch[id] = epoch
   })
-  /** takes the stored row of every pair without a tick this epoch whose row differs; counts the stored and the taken */
+  const isNewer = (id: number, stored: LatestRow) => {
+    if (rows[id]?.equals(stored.row)) return false
+    if (heldSeqs[id]! > 0 && stored.seq !== undefined) return stored.seq > heldSeqs[id]!
+    return liveInEpoch[id] !== epoch
+  }
+  /** takes every stored row newer than the one held; counts the stored and the taken */
   const readStore = async (): Promise<{ stored: number; taken: number }> => {
     const stored = await options.bus.readLatest()
     let taken = 0
-    for (const [pair, row] of stored) {
+    for (const [pair, latest] of stored) {
       const id = pairBySymbol(pair)?.id
-      if (id === undefined || liveInEpoch[id] === epoch || rows[id]?.equals(row)) continue
+      if (id === undefined || !isNewer(id, latest)) continue
       // a stored row counts as a tick at its own timestamp, so an old store reads as stale
-      store(id, pair, row, timestampMsOf(row))
+      store(id, pair, latest.row, latest.seq, timestampMsOf(latest.row))
       taken++
     }
     return { stored: stored.size, taken }
   }
   // a cluster just formed may let the first read time out: it is asked again, as the bus's own start requests are
   const seededPairs = (await retriedAtStart(readStore)).stored
-  const rereads = storeRereads(readStore, log)
+  const rereads = storeRereads(readStore, options.storeReads ?? STORE_READS, log)
   rereads.schedule()
   options.metrics.busConnected.set(options.bus.isConnected() ? 1 : 0)
   const stopWatching = options.bus.onConnectionChange((connected) => {
@@ -143,28 +154,39 @@ export async function startMaterializer(options: MaterializerOptions): Promise<M
   }
 }
 
-/** the waits between the further reads of the store after a start or a reconnection: 7.5 s in all */
-const REREAD_WAITS_MS = [500, 1000, 2000, 4000]
+export interface StoreReads {
+  /** the waits before the first further reads after a start or a reconnection */
+  afterChangeMs: number[]
+  /** the wait before each read after those */
+  everyMs: number
+}
+
+/** reads 0.5, 1.5, 3.5 and 7.5 s after a start or a reconnection, then every 5 s */
+const STORE_READS: StoreReads = { afterChangeMs: [500, 1000, 2000, 4000], everyMs: 5_000 }
 
 /**
  * The store is read again a few times over the seconds after the edge starts and after every
- * reconnection, for the rows the subscription could not deliver:
+ * reconnection, then every 5 s for as long as the edge runs, for the rows the subscription could not deliver:
  * - a row published just before the edge subscribed reaches the store only on the publisher's next write
  *   turn (every 250 ms, NatsPriceBusOptions.latestWriteIntervalMs), after the edge's first read;
- * - a row published while the edge was off the bus never reaches it on the subject.
+ * - a row published while the edge was off the bus never reaches it on the subject;
+ * - a tick the tick stream did not store (while it had no leader, in a partition or a node's loss) is never
+ *   republished to any edge, while the publisher's own write still puts its row in the store.
  * An open market ticks again soon, but a closed one publishes its row only when its flags flip: without
  * these reads an edge could miss a closed market's row, or show it open, until the next flip.
  */
-function storeRereads(readStore: () => Promise<{ taken: number }>, log: Logger) {
+function storeRereads(readStore: () => Promise<{ taken: number }>, waits: StoreReads, log: Logger) {
   let round = new AbortController()
+  // a store that stays unreadable (the bus down) is said once a minute, not every 5 s
+  const readFailed = throttledWarning(log, 'reading the latest-value store again failed', 60_000)
   const reread = async (signal: AbortSignal) => {
-    for (const wait of REREAD_WAITS_MS) {
-      await sleep(wait, undefined, { signal, ref: false })
+    for (let read = 0; ; read++) {
+      await sleep(waits.afterChangeMs[read] ?? waits.everyMs, undefined, { signal, ref: false })
       try {
         const { taken } = await readStore()
         if (taken > 0) log.info({ pairs: taken }, 'rows the subscription missed taken from the latest-value store')
       } catch (error) {
-        log.warn({ err: error }, 'reading the latest-value store again failed')
+        readFailed('store', { err: error })
       }
     }
   }

@@ -1,11 +1,15 @@
 // Rows the tick subscription cannot deliver, taken from the latest-value store (real nats-server):
 // - an edge starting beside its ingestor: rows published before it subscribed reach the store only on the
 //   publisher's next write turn, after the edge's first read of it;
-// - an edge off the bus for a while: a closed market's flags flipped meanwhile.
+// - an edge off the bus for a while: a closed market's flags flipped meanwhile;
+// - a tick the tick stream did not store (as while it has no leader): never republished, yet in the store.
 // A closed market publishes its row only when its flags flip, so without these the edge would miss it.
 import t, { type Test } from 'tap'
 import { randomUUID } from 'node:crypto'
+import { jetstreamManager } from '@nats-io/jetstream'
+import { connect } from '@nats-io/transport-node'
 import { natsPriceBus } from '../../../bus/nats-price-bus.ts'
+import { busNames } from '../../../bus/subjects.ts'
 import { createMetrics } from '../../../kit/metrics.ts'
 import { PAIRS } from '../../../schemas/pairs.ts'
 import { freePort, startNats } from '../../../test/support/servers.ts'
@@ -13,7 +17,7 @@ import { startTcpProxy } from '../../../test/support/tcp-proxy.ts'
 import { silentLogger } from '../../../test/support/silent-logger.ts'
 import { priceRow, rowBytes } from '../../../test/support/price-rows.ts'
 import { waitFor } from '../../../test/support/wait.ts'
-import { startMaterializer, type Materializer } from '../materializer.ts'
+import { startMaterializer, type Materializer, type StoreReads } from '../materializer.ts'
 
 const nats = await startNats()
 t.teardown(() => nats.dispose())
@@ -37,12 +41,12 @@ async function ingestorAndEdge(t: Test, edgeServers = nats.url) {
   for (const row of published) ingestorBus.publishTick(row.pair, rowBytes(row))
   await waitFor(() => passed.size === PAIRS.length, { what: 'the rows through the server' })
   unsubscribe()
-  const startEdge = async () => {
-    const materializer = await startMaterializer({ bus: edgeBus, staleAfterMs: 3000, logger, metrics: createMetrics() })
+  const startEdge = async (storeReads?: StoreReads) => {
+    const materializer = await startMaterializer({ bus: edgeBus, staleAfterMs: 3000, logger, metrics: createMetrics(), storeReads })
     t.teardown(() => materializer.stop())
     return materializer
   }
-  return { ingestorBus, edgeBus, published, startEdge }
+  return { namespace, ingestorBus, edgeBus, published, startEdge }
 }
 
 /** the edge's row of `pair`, decoded */
@@ -120,3 +124,33 @@ t.test('an edge off the bus while a closed market reopened: the stored row repla
   t.strictSame(rowOf(materializer, 'XAU-USD'), goldReopened, 'the row published while the edge was away')
   t.strictSame(rowOf(materializer, 'BTC-USD'), btcLive, 'the live row is kept, not the stored one')
 })
+
+t.test(
+  'a tick the tick stream did not store: its row, newer in the store than the live one held, replaces it at a later read',
+  async (t) => {
+    const { namespace, ingestorBus, startEdge } = await ingestorAndEdge(t)
+    await ingestorBus.flush()
+    // no reads for a start: only the ones an edge makes for as long as it runs (every 5 s; here every 0.2 s)
+    const materializer = await startEdge({ afterChangeMs: [], everyMs: 200 })
+    const btcLive = priceRow('BTC-USD', { mid: 95_000 })
+    ingestorBus.publishTick(btcLive.pair, rowBytes(btcLive))
+    await waitFor(() => rowOf(materializer, 'BTC-USD').mid === 95_000, { what: 'the live tick' })
+
+    // a sealed stream refuses every message, as a stream without a leader stores none (sealing is JetStream's
+    // plain stream update, which nats.js's typed update does not offer)
+    const nc = await connect({ servers: nats.url })
+    t.teardown(() => nc.close())
+    const jsm = await jetstreamManager(nc)
+    const { tickStream } = busNames(namespace)
+    const sealed = { ...(await jsm.streams.info(tickStream)).config, sealed: true }
+    const answer = await nc.request(`$JS.API.STREAM.UPDATE.${tickStream}`, JSON.stringify(sealed))
+    t.equal(answer.json<{ config?: { sealed?: boolean } }>().config?.sealed, true, 'the tick stream sealed')
+    const btcUnstored = priceRow('BTC-USD', { mid: 96_000 })
+    ingestorBus.publishTick(btcUnstored.pair, rowBytes(btcUnstored))
+    await ingestorBus.flush()
+    t.equal((await jsm.streams.info(tickStream)).state.messages, PAIRS.length + 1, 'the stream did not store the tick')
+
+    await waitFor(() => rowOf(materializer, 'BTC-USD').mid === 96_000, { what: 'the stored row taken' })
+    t.strictSame(rowOf(materializer, 'BTC-USD'), btcUnstored)
+  },
+)
