@@ -35,6 +35,8 @@ export interface StreamRecord {
   opened: number
   closed?: number
   ticks: number
+  /** when its last tick came (0 before the first) */
+  lastTickAt: number
   /** ticks whose seq was not above the one before for the same pair (across a recovered resume too) */
   backwards: Array<{ at: number; pair: string; from: number; to: number }>
   /** each seq jump, when it came */
@@ -79,6 +81,7 @@ export function streamClients(count: number, throughput: Throughput) {
       client,
       opened: Date.now(),
       ticks: 0,
+      lastTickAt: 0,
       backwards: [],
       jumps: [],
       gaps: [],
@@ -114,6 +117,7 @@ export function streamClients(count: number, throughput: Throughput) {
         pairsSeen.add(pair)
         last.set(pair, frame.seq)
         record.ticks++
+        record.lastTickAt = Date.now()
         throughput.at().ticks++
       } else if (frame.type === 'gap') {
         record.gaps.push({ at: Date.now(), dropped: frame.dropped })

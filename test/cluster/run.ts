@@ -515,12 +515,28 @@ async function streamCountTruth(when: string) {
 }
 
 /**
- * After a heal: the prices bucket (3 replicas) answers from the nodes left, and every edge serves, for every pair,
- * a row at least as new as the bucket's latest row. Two checks, whatever happens. How long each took is a figure
- * (no spec or documented promise names a bound); the waits are hang detectors.
+ * After a heal: the prices bucket (3 replicas) answers from the nodes left, every edge serves, for every pair,
+ * a row at least as new as the bucket's latest row, and every open stream connection receives ticks again (the
+ * edges' snapshots also read the bucket, so the second check alone would not see a tick path that stayed
+ * broken). Three checks, whatever happens. How long each took is a figure (no spec or documented promise names
+ * a bound); the waits are hang detectors.
  */
 async function convergence(when: string, notes: Record<string, unknown>) {
   const healedAt = Date.now()
+  // waited for beside the other two, so that its figure is its own; the stream's pairs tick every second or
+  // two. A hang detector: the slowest seen took 11.1 s (the nats schedule beside a busy core); 60 s is 5.4 times that
+  let silent = 0
+  const tickingAgain = until(
+    async () => {
+      silent = streams.records.filter((record) => record.closed === undefined && record.lastTickAt <= healedAt).length
+      return silent === 0
+    },
+    60_000,
+    'every stream connection ticking again',
+  ).then(
+    () => Date.now() - healedAt,
+    () => undefined,
+  )
   const nc = await connect({ servers: NATS_URL.split(','), name: 'cluster-checker', timeout: 4000 })
   try {
     // read as the edges read it (bus/nats-price-bus.ts readLatest): a direct get of every listed pair at once, which
@@ -577,6 +593,16 @@ async function convergence(when: string, notes: Record<string, unknown>) {
       current
         ? `${latest.size} pairs ${String(notes.edgesCurrentAfterMs)} ms after reading it`
         : `after 60 s, behind: ${behind.slice(0, 10).join(',')}`,
+    )
+    const tickingAfterMs = await tickingAgain
+    notes.streamsTickingAfterMs = tickingAfterMs
+    check(
+      when,
+      'every open stream connection receives ticks again',
+      tickingAfterMs !== undefined,
+      tickingAfterMs !== undefined
+        ? `${streams.openCount()} connections, the last after ${tickingAfterMs} ms`
+        : `after 60 s, ${silent} silent`,
     )
   } finally {
     await nc.close()
