@@ -1,4 +1,4 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node'
+import type { NatsConnection } from '@nats-io/transport-node'
 import { maskUrl } from '../kit/redaction.ts'
 import { Kvm } from '@nats-io/kv'
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream'
@@ -9,7 +9,7 @@ import { DEFAULT_RESUME_WINDOW_SECONDS, type PriceBus } from './price-bus.ts'
 import { natsTickSubscriptions } from './nats-tick-subscriptions.ts'
 import { natsTickIntake } from './nats-tick-intake.ts'
 import { busNames } from './subjects.ts'
-import { resilientConnectionOptions } from './nats-connection-options.ts'
+import { connectResiliently } from './stale-connections.ts'
 import { latestRowReader } from './latest-rows.ts'
 import { latestSeqs, natsTickLog, openTickStream, tickNumbering } from './nats-tick-log.ts'
 import { retriedAtStart } from '../kit/retried-at-start.ts'
@@ -46,7 +46,9 @@ export interface NatsPriceBusOptions {
 export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceBus> {
   const names = busNames(options.namespace)
   const log = options.logger.child({ module: 'nats-price-bus' })
-  const nc = await connect(resilientConnectionOptions(options.servers, options.name))
+  const nc = await connectResiliently(options.servers, options.name, () =>
+    log.warn('the NATS connection its pings found stale had not closed a second later (its writes wait on a cut link): closed at once'),
+  )
 
   const bucket = await retriedAtStart(() =>
     new Kvm(nc).create(names.latestPricesBucket, { history: 1, replicas: options.bucketReplicas ?? 1 }),

@@ -4,11 +4,11 @@
 // Compatibility: subjects carry the row format's version (prices.v1...). Within v1 changes are additive
 // only, so rows are read leniently: fields this reader does not know are kept, never refused. A change
 // that removes, renames or retypes a field goes out on v2 subjects beside v1 for a deprecation period.
-import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node'
+import type { NatsConnection, Subscription } from '@nats-io/transport-node'
 import { Kvm } from '@nats-io/kv'
 import { PriceRow } from '../schemas/price.ts'
 import { busNames } from './subjects.ts'
-import { resilientConnectionOptions } from './nats-connection-options.ts'
+import { connectResiliently } from './stale-connections.ts'
 
 export interface PriceReaderOptions {
   /** NATS servers, e.g. nats://nats-1:4222,nats://nats-2:4222 */
@@ -43,7 +43,7 @@ const LenientRow = PriceRow.loose()
 
 export async function openPriceReader(options: PriceReaderOptions): Promise<PriceReader> {
   const names = busNames(options.namespace)
-  const nc: NatsConnection = await connect(resilientConnectionOptions(options.servers, options.name ?? 'price-reader'))
+  const nc: NatsConnection = await connectResiliently(options.servers, options.name ?? 'price-reader')
   const bucket = await new Kvm(nc).open(names.latestPricesBucket)
   const decode = (pair: string, bytes: Uint8Array): PriceRow | undefined => {
     let value: unknown

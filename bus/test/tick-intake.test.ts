@@ -9,7 +9,7 @@ import { connect, nanos } from '@nats-io/transport-node'
 import { natsPriceBus } from '../nats-price-bus.ts'
 import { natsTickIntake } from '../nats-tick-intake.ts'
 import { openTickStream } from '../nats-tick-log.ts'
-import { resilientConnectionOptions } from '../nats-connection-options.ts'
+import { connectResiliently } from '../stale-connections.ts'
 import type { NumberedTick } from '../price-bus.ts'
 import { busNames } from '../subjects.ts'
 import { freePort, startNats } from '../../test/support/servers.ts'
@@ -69,7 +69,7 @@ t.test('ticks published while the process was away are read from the stream when
   const target = { host: '127.0.0.1', port: Number(new URL(nats.url).port) }
   let proxy = await startTcpProxy(listen, target)
   t.teardown(() => proxy.close())
-  const reader = await connect(resilientConnectionOptions(`nats://127.0.0.1:${listen.port}`, 'away'))
+  const reader = await connectResiliently(`nats://127.0.0.1:${listen.port}`, 'away')
   t.teardown(() => reader.close())
   await openTickStream(reader, names, { windowSeconds: 60, replicas: 1 })
   const intake = natsTickIntake(reader, names, logger)

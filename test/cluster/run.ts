@@ -524,14 +524,15 @@ async function streamCountTruth(when: string) {
 async function convergence(when: string, notes: Record<string, unknown>) {
   const healedAt = Date.now()
   // waited for beside the other two, so that its figure is its own; the stream's pairs tick every second or
-  // two. A hang detector: the slowest seen took 11.1 s (the nats schedule beside a busy core); 60 s is 5.4 times that
+  // two. A hang detector: the slowest seen took 19.7 s (the tick stream had no working leader until then, by
+  // nats-server's log); 120 s is 6 times that
   let silent = 0
   const tickingAgain = until(
     async () => {
       silent = streams.records.filter((record) => record.closed === undefined && record.lastTickAt <= healedAt).length
       return silent === 0
     },
-    60_000,
+    120_000,
     'every stream connection ticking again',
   ).then(
     () => Date.now() - healedAt,
@@ -602,7 +603,7 @@ async function convergence(when: string, notes: Record<string, unknown>) {
       tickingAfterMs !== undefined,
       tickingAfterMs !== undefined
         ? `${streams.openCount()} connections, the last after ${tickingAfterMs} ms`
-        : `after 60 s, ${silent} silent`,
+        : `after 120 s, ${silent} silent`,
     )
   } finally {
     await nc.close()

@@ -1,11 +1,15 @@
 // A TCP proxy that can hold every chunk for a while in each direction: the cluster's slow link (the
 // kernel here has no netem), a link cut without a reset (a partition, as a dropping firewall makes it) and,
-// at no delay, the bridge from a namespace's address to a loopback port.
+// at no delay, the bridge from a namespace's address to a loopback port. Stalled, it reads nothing either way,
+// so a sender's buffers fill as they do on a partitioned link, where nothing is acknowledged.
 import { createConnection, createServer, type Server, type Socket } from 'node:net'
 
 export interface TcpProxy {
   /** holds each chunk this long before passing it on (0: passes at once; Infinity: drops it); order is kept */
   setDelay(ms: number): void
+  /** stops reading from every connection, open or new, until `resume` (a cut link whose senders' buffers fill) */
+  stall(): void
+  resume(): void
   /** connections open through it now */
   connections(): number
   close(): Promise<void>
@@ -13,6 +17,7 @@ export interface TcpProxy {
 
 export async function startTcpProxy(listen: { host: string; port: number }, target: { host: string; port: number }): Promise<TcpProxy> {
   let delayMs = 0
+  let stalled = false
   const sockets = new Set<Socket>()
   const clients = new Set<Socket>()
   const server: Server = createServer((client) => {
@@ -20,6 +25,7 @@ export async function startTcpProxy(listen: { host: string; port: number }, targ
     client.once('close', () => clients.delete(client))
     const upstream = createConnection(target)
     for (const socket of [client, upstream]) {
+      if (stalled) socket.pause()
       sockets.add(socket)
       socket.once('close', () => sockets.delete(socket))
       socket.on('error', () => {
@@ -36,6 +42,14 @@ export async function startTcpProxy(listen: { host: string; port: number }, targ
   })
   return {
     setDelay: (ms) => (delayMs = ms),
+    stall() {
+      stalled = true
+      for (const socket of sockets) socket.pause()
+    },
+    resume() {
+      stalled = false
+      for (const socket of sockets) socket.resume()
+    },
     connections: () => clients.size,
     close: () =>
       new Promise((resolve) => {
