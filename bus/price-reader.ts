@@ -8,7 +8,7 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node'
 import { Kvm } from '@nats-io/kv'
 import { PriceRow } from '../schemas/price.ts'
 import { busNames } from './subjects.ts'
-import { connectResiliently } from './stale-connections.ts'
+import { connectResiliently } from './nats-connection.ts'
 
 export interface PriceReaderOptions {
   /** NATS servers, e.g. nats://nats-1:4222,nats://nats-2:4222 */

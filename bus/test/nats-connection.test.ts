@@ -2,7 +2,7 @@
 // the client's send buffer fills as on a partitioned link): nats.js finds the connection stale by its pings, and
 // it is then closed and reconnected rather than left waiting on writes that cannot complete.
 import t from 'tap'
-import { connectResiliently } from '../stale-connections.ts'
+import { connectResiliently } from '../nats-connection.ts'
 import { freePort, startNats } from '../../test/support/servers.ts'
 import { startTcpProxy } from '../../test/support/tcp-proxy.ts'
 import { waitFor } from '../../test/support/wait.ts'
