@@ -10,7 +10,7 @@ import { natsTickSubscriptions } from './nats-tick-subscriptions.ts'
 import { natsTickIntake } from './nats-tick-intake.ts'
 import { busNames } from './subjects.ts'
 import { connectResiliently } from './nats-connection.ts'
-import { latestRowReader } from './latest-rows.ts'
+import { latestRowReader, type UnansweredGets } from './latest-rows.ts'
 import { latestSeqs, natsTickLog, openTickStream, tickNumbering } from './nats-tick-log.ts'
 import { retriedAtStart } from '../kit/retried-at-start.ts'
 
@@ -57,6 +57,7 @@ export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceB
     await retriedAtStart(() => jetstreamManager(nc)),
     names,
     (await retriedAtStart(() => bucket.status())).streamInfo.config.allow_direct,
+    unansweredGets(log),
   )
   const tickStream = await openTickStream(nc, names, {
     windowSeconds: options.resumeWindowSeconds ?? DEFAULT_RESUME_WINDOW_SECONDS,
@@ -183,4 +184,14 @@ function coalescingLatestWriter(js: JetStreamClient, subjectOf: (pair: string) =
       await writeNow()
     },
   }
+}
+
+/** a read of the latest-value store that took only some pairs' rows is said once a minute, with the pairs it lacked */
+function unansweredGets(log: Logger) {
+  const warn = throttledWarning(
+    log,
+    "some pairs' rows did not answer a read of the latest-value store: taken the rest, the next read asks again",
+    60_000,
+  )
+  return ({ pairs, error }: UnansweredGets) => warn('latest-rows', { pairs: pairs.length, firstPair: pairs[0], err: error })
 }
