@@ -57,7 +57,7 @@ export async function natsPriceBus(options: NatsPriceBusOptions): Promise<PriceB
     await retriedAtStart(() => jetstreamManager(nc)),
     names,
     (await retriedAtStart(() => bucket.status())).streamInfo.config.allow_direct,
-    unansweredGets(log),
+    warnOfUnansweredGets(log),
   )
   const tickStream = await openTickStream(nc, names, {
     windowSeconds: options.resumeWindowSeconds ?? DEFAULT_RESUME_WINDOW_SECONDS,
@@ -187,10 +187,10 @@ function coalescingLatestWriter(js: JetStreamClient, subjectOf: (pair: string) =
 }
 
 /** a read of the latest-value store that took only some pairs' rows is said once a minute, with the pairs it lacked */
-function unansweredGets(log: Logger) {
+function warnOfUnansweredGets(log: Logger) {
   const warn = throttledWarning(
     log,
-    "some pairs' rows did not answer a read of the latest-value store: taken the rest, the next read asks again",
+    "some pairs' gets did not answer a read of the latest-value store: took the rows that answered; the next read asks for the rest again",
     60_000,
   )
   return ({ pairs, error }: UnansweredGets) => warn('latest-rows', { pairs: pairs.length, firstPair: pairs[0], err: error })
