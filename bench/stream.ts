@@ -8,7 +8,8 @@
 // run, and the ratios of the medians are printed (this tree against the commit and against the bare server).
 // With --formats full,compact the throughput scenario runs once per format (?format=compact: compact frames)
 // against the same server, and every row published is stamped in a field of the row (so that a compact
-// connection's static part holds), full rows included, so both formats carry the same rows.
+// connection's static part holds), full rows included, so both formats carry the same rows. A format named with
+// `+batch` (full+batch, compact+batch) asks for `batch=true` as well: each turn's ticks in one frame.
 // Usage: npm run bench:stream [-- --clients 1000 --rates 3500,5000 --runs 3 --seconds 6 --paused-runs 5
 //        --workers 1,2 --no-baseline --compare <commit> --cpu-prof-dir DIR --formats full,compact
 //        --scenarios throughput,latency,paused --bare-on-tick-stream]
@@ -71,7 +72,8 @@ const command = parseCommandLine({
       type: 'string',
       default: 'full',
       value: 'LIST',
-      description: 'stream formats in throughput (full, compact), comma-separated; with compact, every row is stamped in-row',
+      description:
+        'stream formats in throughput (full, compact, full+batch, compact+batch), comma-separated; with compact, every row is stamped in-row',
     },
   },
 })
@@ -90,10 +92,12 @@ const SCENARIOS = ['throughput', 'latency', 'paused']
 const scenarios = new Set(args.scenarios.split(','))
 for (const scenario of scenarios)
   if (!SCENARIOS.includes(scenario)) command.refuse(`--scenarios: ${SCENARIOS.join(', ')}, not "${scenario}"`)
-const formats = args.formats.split(',') as Array<'full' | 'compact'>
-if (formats.some((format) => format !== 'full' && format !== 'compact')) command.refuse(`--formats: full or compact, not "${args.formats}"`)
+const FORMATS = ['full', 'compact', 'full+batch', 'compact+batch'] as const
+type Format = (typeof FORMATS)[number]
+const formats = args.formats.split(',') as Format[]
+for (const format of formats) if (!FORMATS.includes(format)) command.refuse(`--formats: ${FORMATS.join(', ')}, not "${format}"`)
 // compact connections need rows whose static part holds: then every format gets those rows
-const rowsStamped = formats.includes('compact') ? 'in-row' : 'trailing'
+const rowsStamped = formats.some((format) => format.startsWith('compact')) ? 'in-row' : 'trailing'
 const progress = progressReporter()
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -207,7 +211,7 @@ async function withServer<T>(start: () => Promise<Server>, work: (server: Server
 }
 
 /** The engine's connections to `server`: one client process per group, on CPU 1. */
-const openSession = (server: Server, groups: number[], format: 'full' | 'compact' = 'full') =>
+const openSession = (server: Server, groups: number[], format: Format = 'full') =>
   NativeStreamSession.open({
     target: `http://127.0.0.1:${server.port}`,
     clientBinary,
@@ -216,7 +220,8 @@ const openSession = (server: Server, groups: number[], format: 'full' | 'compact
     cpus: '1',
     nc: publisherConnection,
     namespace: server.namespace,
-    format,
+    format: format.startsWith('compact') ? 'compact' : 'full',
+    ...(format.endsWith('+batch') && { query: 'batch=true' }),
     rows: rowsStamped,
   })
 

@@ -117,7 +117,7 @@ const command = parseCommandLine({
       default: false,
       section: SECTIONS.stream,
       description:
-        'with a fixed --rate over WebSocket: each window in one batch frame (?batch=true),\nits frames counted as if they came alone (node client)',
+        'over WebSocket: each window of a fixed --rate, or each turn of the server at real time, in one\nbatch frame (?batch=true), its frames counted as if they came alone (node client)',
     },
     heartbeat: {
       type: 'string',
@@ -316,7 +316,7 @@ const streamRate = mode === 'stream' ? command.choice('rate', STREAM_RATES, valu
 if (native && (transport === 'sse' || stormEvery !== undefined || values.resume))
   refuse('--transport sse, --resume and --storm-every run on the node client')
 if (native && (heartbeatSeconds !== undefined || streamRate !== 'real_time')) refuse('--heartbeat and --rate run on the node client')
-if (values.batch && (streamRate === 'real_time' || transport === 'sse')) refuse('--batch needs a fixed --rate, over WebSocket')
+if (values.batch && transport === 'sse') refuse('--batch is for WebSocket: an event stream sends one event per frame')
 const channel = command.choice('channel', ['prices', 'candles'])
 const resolution = command.choice('resolution', OHLC_RESOLUTIONS)
 if (channel === 'candles' && native) refuse('--channel candles runs on the node client')

@@ -173,7 +173,7 @@ function readFrame(connection: Connection, data: Buffer, start: number, end: num
   }
 }
 
-/** A fixed rate's window in one frame (`?batch=true`): each frame inside read as if it came alone. */
+/** A window's or turn's frames in one (`?batch=true`): each frame inside read as if it came alone. */
 function readBatch(connection: Connection, data: Buffer, start: number, end: number, receivedAt: number) {
   const last = end - 2 // before `]}`
   for (let at = start + BATCH_FRAMES_AT; at < last;) {

@@ -96,7 +96,7 @@ const STREAM_DESCRIPTION = (
 
 **Heartbeat (opt-in).** With \`?heartbeat=<seconds>\` (1 to 60) a connection that was sent nothing for that long gets, in either format, \`{"type":"heartbeat","time":<ms>}\`, with \`cursor\` (the latest tick sent) when it carries cursors, at most a quarter of a second past the interval: a client that hears nothing for twice the interval can take the connection for dead and resume from its last cursor.
 
-**Rate (opt-in).** \`?rate=real_time\` (the default) sends every tick as it comes. \`fixed_rate@50ms\`, \`fixed_rate@200ms\` or \`fixed_rate@1000ms\` send, at the end of each window, the latest row of each pair of the filter that changed in it, as the same \`tick\` frame (\`t\` with compact frames, after a \`static\` frame exactly where a real-time connection would get one), in position order; its \`seq\` jump is the ticks folded into it, which is not a loss, so no \`gap\` announces it. A \`gap\` still announces real losses (the slow-client rule, ticks the replica missed), counting the ticks the rows not sent carried. A resume (\`?from=\`) replays the ticks after the cursor up to the latest window sent (every one, or with \`?replay=latest\` each pair's latest after one \`gap\`, as above), and windows follow. With \`?batch=true\` (WebSocket only) each window comes as one frame, \`{"type":"batch","frames":[...]}\`, holding the frames it would otherwise send one by one, in their order and byte for byte; a window that sends none of the connection's pairs sends no batch, and a connection past the slow-client limit at the window's end is not sent it, its next \`gap\` counting its ticks. A resume's replay comes frame by frame, then batches. \`batch=true\` without a fixed rate, or on an event stream, refuses with 400.
+**Rate (opt-in).** \`?rate=real_time\` (the default) sends every tick as it comes. \`fixed_rate@50ms\`, \`fixed_rate@200ms\` or \`fixed_rate@1000ms\` send, at the end of each window, the latest row of each pair of the filter that changed in it, as the same \`tick\` frame (\`t\` with compact frames, after a \`static\` frame exactly where a real-time connection would get one), in position order; its \`seq\` jump is the ticks folded into it, which is not a loss, so no \`gap\` announces it. A \`gap\` still announces real losses (the slow-client rule, ticks the replica missed), counting the ticks the rows not sent carried. A resume (\`?from=\`) replays the ticks after the cursor up to the latest window sent (every one, or with \`?replay=latest\` each pair's latest after one \`gap\`, as above), and windows follow. With \`?batch=true\` (WebSocket only) each window comes as one frame, \`{"type":"batch","frames":[...]}\`, holding the frames it would otherwise send one by one, in their order and byte for byte; a window that sends none of the connection's pairs sends no batch, and a connection past the slow-client limit at the window's end is not sent it, its next \`gap\` counting its ticks. At real time \`batch=true\` does the same for the ticks the edge sends in one turn of its event loop (those of one read from the bus, or more when it is behind), in position order, a batch going out once it holds 64 KiB: fewer frames for a client that takes every pair, at no added delay. A resume's replay comes frame by frame, then batches. \`batch=true\` on an event stream refuses with 400.
 
 **Server-Sent Events.** The same path answers \`GET\` with \`Accept: text/event-stream\`: events \`snapshot\`, \`tick\`, \`gap\`, \`resumed\` and \`heartbeat\` (\`t\` and \`static\` with compact frames), each \`data\` the frame's JSON with its cursor and \`id\` the cursor; \`Last-Event-ID\` (or \`?from=\`) resumes as above. Same \`pairs\` filter, budgets, ceilings and origin allowlist; a comment every 5 s; the response ends at shutdown (an \`EventSource\` comes back with its \`Last-Event-ID\`). A plain GET is 426.
 
@@ -261,7 +261,7 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
                   type: 'string',
                   enum: ['true', 'false'],
                   description:
-                    "`true`, with a fixed rate, over WebSocket: each window's frames in one `batch` frame (400 without a fixed rate, and on an event stream)",
+                    "`true`, over WebSocket: each window's frames at a fixed rate, at real time each turn's ticks (up to 64 KiB), in one `batch` frame (400 on an event stream)",
                 },
               },
               additionalProperties: false,
@@ -490,7 +490,7 @@ export function buildAsyncApiDocument(busAddresses: BusAddresses, streamLimits: 
           'HeartbeatFrameWithCursor',
           { type: 'heartbeat', time: 1790000000000, cursor: 'mwysrltn-340' },
         ),
-        batch: streamMessage('batch', "A fixed rate's window in one frame (`?batch=true`)", 'BatchFrame', {
+        batch: streamMessage('batch', "A fixed rate's window, or a real-time turn's ticks, in one frame (`?batch=true`)", 'BatchFrame', {
           type: 'batch',
           frames: [
             { type: 'tick', seq: 1043, data: priceRowExample, cursor: 'mwysrltn-311' },

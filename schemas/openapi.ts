@@ -288,7 +288,7 @@ export function buildOpenApiDocument(): oas31.OpenAPIObject {
         get: operation('openPriceStream', 'Stream', {
           summary: 'WebSocket stream of ticks (upgrade request), or the same as Server-Sent Events',
           description:
-            'Upgrade to a WebSocket. The server sends a `snapshot` frame, then `tick` frames; `gap` when ticks were dropped for this client; `ack` or `error` for each client message. With `Accept: text/event-stream` (no upgrade) the same frames come as Server-Sent Events (`snapshot`, `tick`, `gap`, `resumed`, `heartbeat`), each with its cursor as `id`; `Last-Event-ID` resumes. `?heartbeat=` asks for a `heartbeat` frame after that many seconds of silence; `?rate=fixed_rate@<n>ms` for the latest row of each changed pair once per window instead of every tick, and with `?batch=true` each window in one `batch` frame. The frames, the loss contract, the filter rules and the limits are in the AsyncAPI document (`/v1/asyncapi.json`). Pings every 30 s (comments every 5 s for Server-Sent Events); shutdown closes with 1001 (ends the event stream).',
+            'Upgrade to a WebSocket. The server sends a `snapshot` frame, then `tick` frames; `gap` when ticks were dropped for this client; `ack` or `error` for each client message. With `Accept: text/event-stream` (no upgrade) the same frames come as Server-Sent Events (`snapshot`, `tick`, `gap`, `resumed`, `heartbeat`), each with its cursor as `id`; `Last-Event-ID` resumes. `?heartbeat=` asks for a `heartbeat` frame after that many seconds of silence; `?rate=fixed_rate@<n>ms` for the latest row of each changed pair once per window instead of every tick; `?batch=true` for each window (at real time, the ticks of each turn) in one `batch` frame. The frames, the loss contract, the filter rules and the limits are in the AsyncAPI document (`/v1/asyncapi.json`). Pings every 30 s (comments every 5 s for Server-Sent Events); shutdown closes with 1001 (ends the event stream).',
           requestParams: {
             query: z.object({
               pairs: z.string().optional().meta({
@@ -319,7 +319,7 @@ export function buildOpenApiDocument(): oas31.OpenAPIObject {
               }),
               batch: z.enum(['true', 'false']).optional().meta({
                 description:
-                  "`true`, with a fixed rate, over WebSocket: each window's frames in one `batch` frame, in their order (400 without a fixed rate, and with `Accept: text/event-stream`)",
+                  "`true`, over WebSocket: each window's frames at a fixed rate, at real time each turn's ticks (up to 64 KiB), in one `batch` frame, in their order (400 with `Accept: text/event-stream`)",
               }),
             }),
             header: z.object({

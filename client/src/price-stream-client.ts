@@ -78,8 +78,9 @@ export interface PriceStreamClientOptions {
    */
   rate?: StreamRate
   /**
-   * At a fixed rate, ask for each window in one `batch` frame (`?batch=true`): fewer frames for the server to send
-   * and this client to read; its events are the same.
+   * Ask for ticks in `batch` frames (`?batch=true`): each window of a fixed rate, or at real time the ticks the
+   * server sends in one turn of its event loop, in one frame: fewer frames for the server to send and this client
+   * to read; its events are the same.
    */
   batch?: boolean
 }

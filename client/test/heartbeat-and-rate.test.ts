@@ -92,3 +92,31 @@ for (const [format, batch] of [
     t.same(losses, [], 'no loss')
   })
 }
+
+for (const format of ['full', 'compact'] as const) {
+  t.test(`at real time, batch=true hands over every tick as without it (${format} frames)`, async (t) => {
+    const edge = await startTestEdge()
+    t.teardown(edge.stop)
+    const client = new PriceStreamClient({ openSocket: nodeSocket(), baseUrl: edge.baseUrl, pairs: ['BTC-USD'], format, batch: true })
+    const losses: Loss[] = []
+    const prices: Array<[string, number]> = []
+    client.on('loss', (loss) => losses.push(loss))
+    client.on('price', (row, seq) => prices.push([JSON.stringify(row), seq]))
+    client.start()
+    t.teardown(() => client.close())
+    await next(client, 'snapshot')
+    const rows = [1, 2, 3, 4, 5].map((mid) => rowBytes(priceRow('BTC-USD', { mid })))
+    for (const row of rows) edge.bus.publishTick('BTC-USD', row)
+    await withDeadline(
+      new Promise<void>((resolve) => client.on('price', () => prices.length === rows.length && resolve())),
+      EVENT_DEADLINE_MS,
+      'every tick',
+    )
+    t.same(
+      prices,
+      rows.map((row, index) => [row.toString(), index + 1]),
+      'each row, with its seq',
+    )
+    t.same(losses, [], 'no loss')
+  })
+}

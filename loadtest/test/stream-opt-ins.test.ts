@@ -128,21 +128,24 @@ t.test('--channel candles: candle-stream connections, their candle frames counte
   t.match(options, { channel: 'candles', resolution: '1', pairs })
 })
 
-t.test('--heartbeat out of range, an unknown --rate, and either on the native client are refused before any load', async (t) => {
-  const base = ['stream', '--target', 'http://127.0.0.1:9', '--duration', '1']
-  const tooLong = await failedRun([...base, '--heartbeat', '61'])
-  t.equal(tooLong?.code, 2)
-  t.match(tooLong?.stderr, /--heartbeat takes a whole number from 1 to 60, not "61"/)
-  const unknown = await failedRun([...base, '--rate', 'fixed_rate@100ms'])
-  t.equal(unknown?.code, 2)
-  t.match(unknown?.stderr, /--rate is one of real_time, fixed_rate@50ms, fixed_rate@200ms, fixed_rate@1000ms, not "fixed_rate@100ms"/)
-  const native = await failedRun([...base, '--client', 'native', '--heartbeat', '5'])
-  t.equal(native?.code, 2)
-  t.match(native?.stderr, /--heartbeat and --rate run on the node client/)
-  const batchAtRealTime = await failedRun([...base, '--batch'])
-  t.equal(batchAtRealTime?.code, 2)
-  t.match(batchAtRealTime?.stderr, /--batch needs a fixed --rate, over WebSocket/)
-})
+t.test(
+  '--heartbeat out of range, an unknown --rate, either on the native client, and --batch over SSE are refused before any load',
+  async (t) => {
+    const base = ['stream', '--target', 'http://127.0.0.1:9', '--duration', '1']
+    const tooLong = await failedRun([...base, '--heartbeat', '61'])
+    t.equal(tooLong?.code, 2)
+    t.match(tooLong?.stderr, /--heartbeat takes a whole number from 1 to 60, not "61"/)
+    const unknown = await failedRun([...base, '--rate', 'fixed_rate@100ms'])
+    t.equal(unknown?.code, 2)
+    t.match(unknown?.stderr, /--rate is one of real_time, fixed_rate@50ms, fixed_rate@200ms, fixed_rate@1000ms, not "fixed_rate@100ms"/)
+    const native = await failedRun([...base, '--client', 'native', '--heartbeat', '5'])
+    t.equal(native?.code, 2)
+    t.match(native?.stderr, /--heartbeat and --rate run on the node client/)
+    const batchOverEvents = await failedRun([...base, '--batch', '--transport', 'sse'])
+    t.equal(batchOverEvents?.code, 2)
+    t.match(batchOverEvents?.stderr, /--batch is for WebSocket: an event stream sends one event per frame/)
+  },
+)
 
 t.test('--channel candles: an unknown --resolution, --rate, --resume or the native client are refused before any load', async (t) => {
   const base = ['stream', '--target', 'http://127.0.0.1:9', '--duration', '1', '--channel', 'candles']

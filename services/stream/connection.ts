@@ -10,8 +10,8 @@ import type { FixedRate } from './stream-rate.ts'
  * - `shared`: through uWebSockets.js topics, one publish per tick for every such connection. Only
  *   connections far enough below the slow-client limit are here, so none can cross it unnoticed.
  * - `direct`: close to the limit; the fan-out checks the buffered amount before each tick it sends.
- * - `batched`: a fixed rate's connection that asked for `batch=true`: each window's frames are joined into one,
- *   sent at the window's end when it is within the limit (window-batches.ts).
+ * - `batched`: a connection that asked for `batch=true`: each window's frames (real time: each turn's, up to
+ *   64 KiB) are joined into one, sent at its end when the connection is within the limit (window-batches.ts).
  * - `lagging`: above the limit; ticks are dropped and counted from the per-asset seq, until it drains.
  */
 export type DeliveryMode = 'shared' | 'direct' | 'batched' | 'lagging'
@@ -35,7 +35,7 @@ export interface StreamConnection extends LagCounted {
   readonly heartbeatMs: number | undefined
   /** `?rate=` when not real time */
   readonly rate: FixedRate | undefined
-  /** `?batch=true`: each window of its rate comes as one `batch` frame */
+  /** `?batch=true`: each window of its rate (real time: each turn's ticks) comes as one `batch` frame */
   readonly batched: boolean
   mode: DeliveryMode
   /** while lagging, compact: it holds the static parts changed up to this change number (CompactTicks.changes) */

@@ -19,6 +19,11 @@ import { WindowBatches } from './window-batches.ts'
 const CONNECTION_TOPIC = 'connection'
 /** uWebSockets.js queues at most this many published frames per socket before writing them out */
 const TOPIC_QUEUE_FRAMES = 32
+/**
+ * A batch holding this many bytes goes out before the next tick is added: a turn of the event loop that read
+ * thousands of ticks sends them in several frames, none of which a client must hold whole for long
+ */
+const BATCH_MAX_BYTES = 64 * 1024
 
 export interface DeliveryOptions {
   app: TemplatedApp
@@ -154,6 +159,8 @@ export class Delivery {
   deliverTick(tick: Arrival, droppedBefore: number, conflated: boolean): void {
     // a fixed rate's lane gets every window's rows whether or not a connection holds that rate
     if (this.size === 0) return
+    // a full batch goes out before this tick's frames are written: its ticks, and no other, are recorded by now
+    if (this.batched.size > 0 && this.windowBatches.largestBytes >= BATCH_MAX_BYTES) this.endWindow()
     if (this.batched.size > 0 && this.windowBatches.empty) this.windowBatches.changesAtStart = this.options.compact.changes
     const written: Array<TickFrames | undefined> = VARIANTS.map((variant) =>
       this.inUse[variant]! > 0 ? this.frames.write(tick, variant) : undefined,

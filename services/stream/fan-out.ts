@@ -17,6 +17,8 @@ export interface FanOutOptions {
   sent(tick: Arrival): void
   /** conflated ticks are about to go out, `dropped` of them having been superseded across pairs */
   announceConflation(dropped: number): void
+  /** the turn of the event loop in which ticks were delivered has sent them all */
+  endTurn(): void
 }
 
 /** A numbered tick of a listed pair. */
@@ -87,7 +89,9 @@ export function createFanOut(options: FanOutOptions): FanOut {
 
   function endOfTurn() {
     turnStartedAt = undefined
-    if (!stopped) sendWaiting()
+    if (stopped) return
+    sendWaiting()
+    options.endTurn()
   }
 
   function wait(arrival: Arrival) {

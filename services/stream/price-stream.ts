@@ -117,6 +117,9 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
         metrics.streamConflatedTicks.inc(dropped)
         lanes.announceConflation(dropped)
       },
+      endTurn() {
+        lanes.endTurn()
+      },
     })
   })
   const refused = (reason: RejectionReason | 'admission_rate', ip: string) => {

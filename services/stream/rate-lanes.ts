@@ -122,6 +122,11 @@ export class StreamLanes {
     this.realTime.sse.announceConflation(dropped)
   }
 
+  /** fan-out's turn has delivered its ticks: the real-time connections with `batch=true` get them in one frame */
+  endTurn(): void {
+    this.realTime.delivery.endWindow()
+  }
+
   stop(): void {
     for (const { window } of this.fixed.values()) window.stop()
   }

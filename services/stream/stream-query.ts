@@ -34,8 +34,8 @@ export const HeartbeatSeconds = z
  * (`true`: frames carry their cursor) and `from` (a cursor to resume after; frames then carry theirs);
  * `format` (`compact`: ticks without the row's static part, see compact-frames.ts), `replay` (`latest`: a
  * resume sends each pair's latest tick instead of every one), `heartbeat` (seconds of silence after which a
- * `heartbeat` frame is sent), `rate` (services/stream/stream-rate.ts) and `batch` (`true`: at a fixed rate, each
- * window's frames in one `batch` frame, over WebSocket; see window-batches.ts); anything else, or any of them
+ * `heartbeat` frame is sent), `rate` (services/stream/stream-rate.ts) and `batch` (`true`: each window's frames at a
+ * fixed rate, each turn's ticks at real time, in one `batch` frame, over WebSocket; see window-batches.ts); anything else, or any of them
  * twice, is refused. The filter holds pair ids, so two spellings of one asset count once.
  */
 const StreamQuery = z.strictObject({
@@ -65,7 +65,7 @@ export interface StreamOptIns {
   heartbeatMs?: number
   /** it receives the latest row per pair once per window of this rate (absent: real_time) */
   rate?: FixedRate
-  /** each window's frames come in one `batch` frame (`?batch=true`, a fixed rate's WebSocket connections) */
+  /** each window's (real time: each turn's) frames come in one `batch` frame (`?batch=true`, WebSocket connections) */
   batched?: true
 }
 
@@ -88,7 +88,6 @@ export function parseStreamQuery(query: string, transport: StreamTransport = 'we
   if (!parsed.success) return { ok: false, issues: parsed.error.issues }
   const { pairs: symbols, cursor, from, format, replay, heartbeat, rate, batch } = parsed.data
   const batched = batch === 'true'
-  if (batched && (rate === undefined || rate === 'real_time')) return batchRefused('batch=true needs a fixed rate (rate=fixed_rate@<n>ms)')
   if (batched && transport === 'event-stream')
     return batchRefused('batch=true is for WebSocket connections: an event stream sends one event per frame')
   return {

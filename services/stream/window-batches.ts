@@ -13,10 +13,13 @@ const COMMA = Buffer.from(',')
 const BATCH_TAIL = Buffer.from(']}')
 
 export class WindowBatches {
-  /** per kind: the pairs sent in this window, in the order they went out */
-  private readonly order: number[][] = VARIANTS.map(() => [])
-  /** per kind and pair: the frames of the window (copies: a tick frame's buffer is reused by the next write) */
-  private readonly frames: (Buffer[] | undefined)[][] = VARIANTS.map(() => new Array<Buffer[] | undefined>(PAIRS.length))
+  /**
+   * per kind: the frames of the window, each tick's with its pair, in the order they went out (copies: a tick
+   * frame's buffer is reused by the next write)
+   */
+  private readonly sent: Array<Array<{ pairId: number; frames: Buffer[] }>> = VARIANTS.map(() => [])
+  /** per kind: the bytes of its frames in this window, commas included */
+  private readonly bytes = VARIANTS.map(() => 0)
   /** per kind: the batch of the connections of every pair, once written */
   private readonly everyPair: (Buffer | undefined)[] = VARIANTS.map(() => undefined)
   /** per pair: how far its seq moved in this window (the ticks folded into its row and those lost before it) */
@@ -29,10 +32,16 @@ export class WindowBatches {
     return this.moved.length === 0
   }
 
+  /** The bytes of the largest kind's frames so far (a batch of every pair is about this long). */
+  get largestBytes(): number {
+    return Math.max(...this.bytes)
+  }
+
   /** A pair's frames of this window for one kind, in the order a connection without `batch` would get them. */
   add(variant: Variant, pairId: number, frames: readonly (Buffer | string)[]): void {
-    if (this.frames[variant]![pairId] === undefined) this.order[variant]!.push(pairId)
-    this.frames[variant]![pairId] = frames.map((frame) => Buffer.from(frame))
+    const copies = frames.map((frame) => Buffer.from(frame))
+    this.sent[variant]!.push({ pairId, frames: copies })
+    for (const copy of copies) this.bytes[variant]! += copy.length + 1
   }
 
   /** The pair's row of this window moved its seq by `by` from the previous row sent. */
@@ -43,11 +52,8 @@ export class WindowBatches {
 
   /** The batch frame for a connection of this kind and filter; undefined when the window sent none of its pairs. */
   frameFor(variant: Variant, filter: PairFilter): Buffer | undefined {
-    if (filter === null) return (this.everyPair[variant] ??= this.join(variant, this.order[variant]!))
-    return this.join(
-      variant,
-      this.order[variant]!.filter((pairId) => filter.has(pairId)),
-    )
+    if (filter === null) return (this.everyPair[variant] ??= this.join(this.sent[variant]!))
+    return this.join(this.sent[variant]!.filter(({ pairId }) => filter.has(pairId)))
   }
 
   /** The seq movement over a filter's pairs in this window: what a connection misses when its batch is not sent. */
@@ -60,20 +66,18 @@ export class WindowBatches {
   /** The window has gone out: the next one starts empty. */
   clear(): void {
     for (const variant of VARIANTS) {
-      for (const pairId of this.order[variant]!) this.frames[variant]![pairId] = undefined
-      this.order[variant]!.length = 0
+      this.sent[variant]!.length = 0
+      this.bytes[variant] = 0
       this.everyPair[variant] = undefined
     }
     for (const pairId of this.moved) this.seqMoved[pairId] = 0
     this.moved.length = 0
   }
 
-  private join(variant: Variant, pairIds: readonly number[]): Buffer | undefined {
-    if (pairIds.length === 0) return undefined
+  private join(sent: ReadonlyArray<{ frames: Buffer[] }>): Buffer | undefined {
+    if (sent.length === 0) return undefined
     const parts: Buffer[] = [BATCH_HEAD]
-    for (const pairId of pairIds) {
-      for (const frame of this.frames[variant]![pairId]!) parts.push(frame, COMMA)
-    }
+    for (const { frames } of sent) for (const frame of frames) parts.push(frame, COMMA)
     parts[parts.length - 1] = BATCH_TAIL
     return Buffer.concat(parts)
   }

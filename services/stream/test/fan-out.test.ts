@@ -14,6 +14,8 @@ interface Sent {
 function fanOutWith(sliceMs: number, deliverMs: number) {
   const sent: Sent[] = []
   const announced: number[] = []
+  /** how many ticks had been delivered at each end of a turn */
+  const turnsEnded: number[] = []
   /** the positions of the ticks handed to `sent` (delivered or superseded), for the resume window */
   const left: number[] = []
   const fanOut = createFanOut({
@@ -26,6 +28,7 @@ function fanOutWith(sliceMs: number, deliverMs: number) {
     },
     sent: ({ position }) => left.push(position),
     announceConflation: (dropped) => announced.push(dropped),
+    endTurn: () => turnsEnded.push(sent.length),
   })
   // the bus's numbering: seq per pair, position over every pair
   const seqs = new Map<string, number>()
@@ -35,7 +38,7 @@ function fanOutWith(sliceMs: number, deliverMs: number) {
     seqs.set(pair, seq)
     fanOut.onTick({ pairId: pairBySymbol(pair)!.id, seq, position: ++position, row })
   }
-  return { fanOut: { onRow }, sent, announced, left }
+  return { fanOut: { onRow }, sent, announced, left, turnsEnded }
 }
 
 const endOfTurn = () => new Promise((resolve) => setImmediate(resolve))
@@ -91,4 +94,27 @@ t.test('once a turn has spent its slice, its later reads wait for its end, confl
   fanOut.onRow('BTC-USD', rowBytes(priceRow('BTC-USD')))
   await Promise.resolve()
   t.same(sent.at(-1), { pair: 'BTC-USD', seq: 4, droppedBefore: 0 }, 'the next turn opens a new slice')
+})
+
+t.test("a turn's end is told once, after every tick of the turn went out, conflated ones included", async (t) => {
+  const { fanOut, sent, turnsEnded } = fanOutWith(0, 0)
+  fanOut.onRow('BTC-USD', rowBytes(priceRow('BTC-USD')))
+  await Promise.resolve()
+  fanOut.onRow('ETH-USD', rowBytes(priceRow('ETH-USD')))
+  fanOut.onRow('ETH-USD', rowBytes(priceRow('ETH-USD')))
+  await endOfTurn()
+  t.same(turnsEnded, [2], 'one end, told after the first read and the conflated second went out')
+  t.same(
+    sent.map(({ pair, seq }) => [pair, seq]),
+    [
+      ['BTC-USD', 1],
+      ['ETH-USD', 2],
+    ],
+  )
+  await endOfTurn()
+  t.same(turnsEnded, [2], 'a turn without ticks tells nothing')
+  fanOut.onRow('BTC-USD', rowBytes(priceRow('BTC-USD')))
+  await Promise.resolve() // the tick is parsed, and the turn's end scheduled, before this test's own
+  await endOfTurn()
+  t.same(turnsEnded, [2, 3], 'the next turn with a tick tells its own end')
 })

@@ -1,9 +1,9 @@
 // `?rate=fixed_rate@<n>ms&batch=true`: each window's frames in one `batch` frame, the frames inside exactly those a
 // connection without `batch` gets one by one; a slow client's gaps inside batches stay exact; `batch=true` is
-// refused without a fixed rate and on an event stream.
+// refused on an event stream (real time's batches: stream-batch-real-time.test.ts).
 import t from 'tap'
 import { startTestEdge } from '../../../test/support/edge-harness.ts'
-import { slowClientAtFixedRate } from '../../../test/support/fixed-rate-gaps.ts'
+import { slowClientAgainstControl } from '../../../test/support/slow-client-gaps.ts'
 import { metricValue } from '../../../test/support/metrics.ts'
 import { priceRow, rowBytes } from '../../../test/support/price-rows.ts'
 import { NO_CONFLATION, openRawFrames, untilTicks } from '../../../test/support/resume-clients.ts'
@@ -80,7 +80,7 @@ t.test("each window comes as one batch frame, holding the frames of the window's
 })
 
 t.test('a slow batched client: its gaps count exactly the ticks of the rows it was not sent', async (t) => {
-  const { mismatches, gapsChecked, received } = await slowClientAtFixedRate(t, '&batch=true')
+  const { mismatches, gapsChecked, received } = await slowClientAgainstControl(t, { extraQuery: '&batch=true' })
   t.same(mismatches, [], 'every gap counts exactly the seq advanced by the rows it missed, and every tick is the unbatched frame')
   t.ok(gapsChecked >= 1, `gaps checked: ${gapsChecked}`)
   t.ok(
@@ -89,33 +89,30 @@ t.test('a slow batched client: its gaps count exactly the ticks of the rows it w
   )
 })
 
-t.test('batch=true is refused without a fixed rate, on an event stream, and spelled otherwise', async (t) => {
+t.test('batch=true is refused on an event stream, and spelled otherwise; at any rate it upgrades', async (t) => {
   const edge = await startTestEdge()
   t.teardown(edge.stop)
-  const cases: [string, object][] = [
-    ['batch=true', { code: 'custom', path: ['batch'], message: 'batch=true needs a fixed rate (rate=fixed_rate@<n>ms)' }],
-    ['batch=true&rate=real_time', { code: 'custom', path: ['batch'], message: 'batch=true needs a fixed rate (rate=fixed_rate@<n>ms)' }],
-    [
-      'batch=yes&rate=fixed_rate@200ms',
-      { code: 'invalid_value', values: ['true', 'false'], path: ['batch'], message: 'Invalid option: expected one of "true"|"false"' },
-    ],
-  ]
-  for (const [query, issue] of cases) {
-    const refused = { status: 400, body: invalidStreamQuery(issue) }
-    t.same(await queryRefusals(edge, query), { upgrade: refused, eventStream: refused }, query)
+  const misspelt = {
+    status: 400,
+    body: invalidStreamQuery({
+      code: 'invalid_value',
+      values: ['true', 'false'],
+      path: ['batch'],
+      message: 'Invalid option: expected one of "true"|"false"',
+    }),
   }
-  const overEvents = await queryRefusals(edge, 'rate=fixed_rate@200ms&batch=true')
-  t.same(
-    overEvents.eventStream,
-    {
-      status: 400,
-      body: invalidStreamQuery({
-        code: 'custom',
-        path: ['batch'],
-        message: 'batch=true is for WebSocket connections: an event stream sends one event per frame',
-      }),
-    },
-    'a fixed rate with batch=true, as an event stream',
-  )
-  t.equal(overEvents.upgrade.status, 101, 'the same query upgrades')
+  t.same(await queryRefusals(edge, 'batch=yes&rate=fixed_rate@200ms'), { upgrade: misspelt, eventStream: misspelt }, 'batch=yes')
+  const overEvents = {
+    status: 400,
+    body: invalidStreamQuery({
+      code: 'custom',
+      path: ['batch'],
+      message: 'batch=true is for WebSocket connections: an event stream sends one event per frame',
+    }),
+  }
+  for (const query of ['batch=true', 'batch=true&rate=real_time', 'rate=fixed_rate@200ms&batch=true']) {
+    const answers = await queryRefusals(edge, query)
+    t.same(answers.eventStream, overEvents, `${query}, as an event stream`)
+    t.equal(answers.upgrade.status, 101, `${query} upgrades`)
+  }
 })

@@ -3,7 +3,7 @@
 // them); a slow client's gaps stay exact; a resume replays every tick after the cursor, then windows go on.
 import t from 'tap'
 import { startTestEdge } from '../../../test/support/edge-harness.ts'
-import { slowClientAtFixedRate } from '../../../test/support/fixed-rate-gaps.ts'
+import { slowClientAgainstControl } from '../../../test/support/slow-client-gaps.ts'
 import { leftAtFixedRate } from '../../../test/support/fixed-rate-resume.ts'
 import { metricValue } from '../../../test/support/metrics.ts'
 import { priceRow, rowBytes } from '../../../test/support/price-rows.ts'
@@ -58,7 +58,7 @@ t.test('each window sends the latest row of each pair that changed in it, the re
 })
 
 t.test('a slow client at a fixed rate: its gaps count exactly the ticks of the rows it was not sent', async (t) => {
-  const { mismatches, gapsChecked } = await slowClientAtFixedRate(t)
+  const { mismatches, gapsChecked } = await slowClientAgainstControl(t)
   t.same(mismatches, [], 'every gap counts exactly the seq advanced by the rows it missed, and every tick is the shared frame')
   t.ok(gapsChecked >= 1, `gaps checked: ${gapsChecked}`)
 })

@@ -11,7 +11,7 @@ import { waitFor } from './wait.ts'
 const positionOf = (cursor: string) => Number(cursor.split('-')[1])
 
 /**
- * Checks a slow fixed-rate client's frames (with cursors, batches opened) against a control connection's ticks of the
+ * Checks a slow client's frames (with cursors, batches opened) against a control connection's ticks of the
  * same rate and filter, which read everything: between the last tick it received before a gap and the first after,
  * the control's rows are the ones it was not sent, and the gap must count the seq they advanced their pairs by; every
  * tick it did receive must be the control's frame of that cursor.
@@ -54,18 +54,19 @@ export function gapsAgainstControl(
 const unbatched = (frames: readonly any[]): any[] => frames.flatMap((frame) => (frame.type === 'batch' ? frame.frames : [frame]))
 
 /**
- * A slow client at `fixed_rate@50ms` with cursors (and `extraQuery`), beside a control connection of that rate which
- * reads everything: a bulky row of every pair per window, one window at a time, until the slow one lags; then it
- * reads again, windows going on until a tick has followed its last gap. Its frames (after the snapshot, batches
- * opened) checked against the control's ticks with `gapsAgainstControl`, and the frames as they came.
+ * A slow client at `rate` (default `fixed_rate@50ms`) with cursors (and `extraQuery`), beside a control connection of
+ * that rate which reads everything: a bulky row of every pair per round (a fixed rate's window), one round at a time,
+ * until the slow one lags; then it reads again, rounds going on until a tick has followed its last gap. Its frames
+ * (after the snapshot, batches opened) checked against the control's ticks with `gapsAgainstControl`, and the frames
+ * as they came.
  */
-export async function slowClientAtFixedRate(
+export async function slowClientAgainstControl(
   t: Test,
-  extraQuery = '',
+  { rate = 'fixed_rate@50ms', extraQuery = '' } = {},
 ): Promise<{ mismatches: string[]; gapsChecked: number; received: any[] }> {
   const edge = await startTestEdge({ env: NO_CONFLATION })
   t.teardown(edge.stop)
-  const query = `${edge.streamUrl}?cursor=true&rate=fixed_rate@50ms`
+  const query = `${edge.streamUrl}?cursor=true&rate=${rate}`
   const paused = await RawStreamClient.connect(`${query}${extraQuery}`)
   const control = await openRawFrames(query)
   t.teardown(() => (paused.destroy(), control.socket.terminate()))
