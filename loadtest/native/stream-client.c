@@ -27,7 +27,7 @@
 // heartbeat=5); with either format. At a fixed rate the seq jumps it counts are the ticks folded into a row, not
 // losses; heartbeat frames are counted as bytes only. With --window-ms=W (the fixed rate's window) latency is
 // from the end of the window the row's stamp fell in, the edge's windows ending on multiples of W in wall-clock time.
-// With batch=true in --query a fixed rate's window, or at real time the ticks of one turn of the edge (up to 64 KiB),
+// With batch=true in --query a fixed rate's window, or at real time the ticks of one turn of the edge (up to 16 KiB),
 // comes as one `batch` frame: each frame inside is read as if it came alone.
 #define _GNU_SOURCE
 #include <arpa/inet.h>

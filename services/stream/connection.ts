@@ -11,7 +11,7 @@ import type { FixedRate } from './stream-rate.ts'
  *   connections far enough below the slow-client limit are here, so none can cross it unnoticed.
  * - `direct`: close to the limit; the fan-out checks the buffered amount before each tick it sends.
  * - `batched`: a connection that asked for `batch=true`: each window's frames (real time: each turn's, up to
- *   64 KiB) are joined into one, sent at its end when the connection is within the limit (window-batches.ts).
+ *   16 KiB) are joined into one, sent at its end when the connection is within the limit (window-batches.ts).
  * - `lagging`: above the limit; ticks are dropped and counted from the per-asset seq, until it drains.
  */
 export type DeliveryMode = 'shared' | 'direct' | 'batched' | 'lagging'

@@ -20,10 +20,11 @@ const CONNECTION_TOPIC = 'connection'
 /** uWebSockets.js queues at most this many published frames per socket before writing them out */
 const TOPIC_QUEUE_FRAMES = 32
 /**
- * A batch holding this many bytes goes out before the next tick is added: a turn of the event loop that read
- * thousands of ticks sends them in several frames, none of which a client must hold whole for long
+ * At real time a batch holding this many bytes goes out before the next tick is added, so that a turn's sends stay
+ * within fan-out's slice: what a batch costs is its bytes times the batched connections, and at 64 KiB to 1,000
+ * clients one took long enough for the edge to fall seconds behind its bus. A fixed rate's window is one batch.
  */
-const BATCH_MAX_BYTES = 64 * 1024
+const REAL_TIME_BATCH_BYTES = 16 * 1024
 
 export interface DeliveryOptions {
   app: TemplatedApp
@@ -82,9 +83,12 @@ export class Delivery {
   private readonly frames: TickFrameVariants
   private readonly sentFrames
   private readonly topics: VariantTopics
+  /** a batch this long goes out before the next tick is added */
+  private readonly batchBytes: number
 
   constructor(private readonly options: DeliveryOptions) {
     this.topics = new VariantTopics(options.rate)
+    this.batchBytes = options.rate === 'real_time' ? REAL_TIME_BATCH_BYTES : Infinity
     this.scanEveryBytes = Math.floor(options.slowClientBytes / 8)
     this.frames = new TickFrameVariants(options.compact, options.cursorOf)
     const frames = options.metrics.streamFrames
@@ -160,7 +164,7 @@ export class Delivery {
     // a fixed rate's lane gets every window's rows whether or not a connection holds that rate
     if (this.size === 0) return
     // a full batch goes out before this tick's frames are written: its ticks, and no other, are recorded by now
-    if (this.batched.size > 0 && this.windowBatches.largestBytes >= BATCH_MAX_BYTES) this.endWindow()
+    if (this.batched.size > 0 && this.windowBatches.largestBytes >= this.batchBytes) this.endWindow()
     if (this.batched.size > 0 && this.windowBatches.empty) this.windowBatches.changesAtStart = this.options.compact.changes
     const written: Array<TickFrames | undefined> = VARIANTS.map((variant) =>
       this.inUse[variant]! > 0 ? this.frames.write(tick, variant) : undefined,

@@ -1,6 +1,6 @@
 // `?batch=true` at real time: the ticks one turn of the event loop delivers come in `batch` frames holding exactly
 // the frames a connection without `batch` gets one by one, in position order (a cursor inside means what it means
-// alone), a turn that delivers more than 64 KiB of frames sends several batches, and a slow client's gaps stay exact.
+// alone), a turn that delivers more than 16 KiB of frames sends several batches, and a slow client's gaps stay exact.
 import t from 'tap'
 import { startTestEdge } from '../../../test/support/edge-harness.ts'
 import { priceRow, rowBytes } from '../../../test/support/price-rows.ts'
@@ -67,7 +67,7 @@ t.test("a turn's ticks come in one batch, holding the unbatched frames byte for 
   t.same(framesInBatches(compactBatched.frames.items), compactSingles, 'compact: the static parts and compact ticks, in their order')
 })
 
-t.test('a turn delivering more than 64 KiB of frames sends several batches, none losing a tick', async (t) => {
+t.test('a turn delivering more than 16 KiB of frames sends several batches, none losing a tick', async (t) => {
   const edge = await startTestEdge({ env: NO_CONFLATION })
   t.teardown(edge.stop)
   const single = await openRawFrames(edge.streamUrl)
@@ -75,17 +75,17 @@ t.test('a turn delivering more than 64 KiB of frames sends several batches, none
   t.teardown(() => [single, batched].forEach((client) => client.socket.terminate()))
   for (const client of [single, batched]) await client.frames.waitFor((frame) => frame.json.type === 'snapshot', 'snapshot')
 
-  // about 500 bytes a frame: 400 of them are three times the limit
+  // about 460 bytes a frame: 400 of them are eleven times the limit
   const count = 400
   for (let index = 0; index < count; index++) edge.bus.publishTick('BTC-USD', rowBytes(priceRow('BTC-USD', { mid: 1000 + index })))
   await untilTicks(single.frames, count)
   await waitFor(() => framesInBatches(batched.frames.items).length === count, { what: 'every tick in batches' })
   const batches = batched.frames.items.slice(1)
   const largestFrame = Math.max(...single.frames.items.slice(1).map((frame) => frame.text.length))
-  t.ok(batches.length >= 3, `${batches.length} batches for ${count} ticks of about ${largestFrame} bytes`)
+  t.ok(batches.length >= 11, `${batches.length} batches for ${count} ticks of about ${largestFrame} bytes`)
   t.ok(
-    batches.every((frame) => frame.text.length <= 64 * 1024 + largestFrame + 100),
-    'none holds more than 64 KiB and the frame that reached it',
+    batches.every((frame) => frame.text.length <= 16 * 1024 + largestFrame + 100),
+    'none holds more than 16 KiB and the frame that reached it',
   )
   t.same(
     framesInBatches(batched.frames.items).map((text) => JSON.parse(text).seq),
