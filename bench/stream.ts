@@ -143,6 +143,8 @@ interface Reading {
   rate: number
   p99ms: number
   gaps: number
+  /** the server's CPU-ms per million messages delivered: what a message costs it, whichever core was the limit */
+  serverCpuMsPerMillion: number
 }
 
 async function step(server: Server, session: NativeStreamSession, label: Row, rate: number, pairCount?: number) {
@@ -197,7 +199,12 @@ async function step(server: Server, session: NativeStreamSession, label: Row, ra
       .join('  '),
   )
   await sleep(500)
-  const reading: Reading = { rate: totals.deliveredPerSecond, p99ms: result.latency.p99Ms, gaps: totals.gaps }
+  const reading: Reading = {
+    rate: totals.deliveredPerSecond,
+    p99ms: result.latency.p99Ms,
+    gaps: totals.gaps,
+    serverCpuMsPerMillion: totals.deliveredPerSecond > 0 ? (window.serverCpuPercent * 10 * 1e6) / totals.deliveredPerSecond : 0,
+  }
   return { row, reading }
 }
 
@@ -270,6 +277,7 @@ async function throughput() {
           {
             medianRate: median(readings.map((reading) => reading.rate)),
             medianP99Ms: median(readings.map((reading) => reading.p99ms)),
+            medianServerCpuMsPerMillion: Math.round(median(readings.map((reading) => reading.serverCpuMsPerMillion))),
             gaps: readings.map((reading) => reading.gaps),
           },
         ]),
@@ -350,7 +358,10 @@ async function paused() {
 
 /** This tree's medians against the compared commit's and the bare server's: delivered ratios, p99 differences. */
 function comparisons() {
-  const throughput = (results.throughput ?? {}) as Record<string, Record<string, { medianRate: number; medianP99Ms: number }>>
+  const throughput = (results.throughput ?? {}) as Record<
+    string,
+    Record<string, { medianRate: number; medianP99Ms: number; medianServerCpuMsPerMillion: number }>
+  >
   const latencies = (results.latency ?? {}) as Record<string, { medianP99Ms: number }>
   const lines: Row[] = []
   for (const key of ['compared', 'baseline', 'baseline-tick-stream']) {
@@ -362,6 +373,7 @@ function comparisons() {
           scenario: `${clients} clients at ${rate} ticks/s`,
           'delivered ratio': Number((ours.medianRate / theirs.medianRate).toFixed(3)),
           'p99 difference ms': Number((ours.medianP99Ms - theirs.medianP99Ms).toFixed(2)),
+          'server CPU per message ratio': Number((ours.medianServerCpuMsPerMillion / theirs.medianServerCpuMsPerMillion).toFixed(3)),
         })
       }
     if (latencies.service && latencies[key])
@@ -370,16 +382,21 @@ function comparisons() {
         scenario: `${latencyClients} clients at ${PAIRS.length * 10} ticks/s`,
         'delivered ratio': '',
         'p99 difference ms': Number((latencies.service.medianP99Ms - latencies[key].medianP99Ms).toFixed(2)),
+        'server CPU per message ratio': '',
       })
   }
-  if (throughput['service-compact']) {
+  // every other format of this tree against its full rows: delivered, and the edge's CPU per message
+  for (const format of formats.filter((format) => format !== 'full')) {
+    const byRate = throughput[`service-${format}`]
+    if (!byRate || !throughput.service) continue
     for (const rate of rates) {
-      const [compact, full] = [throughput['service-compact'][rate]!, throughput.service![rate]!]
+      const [other, full] = [byRate[rate]!, throughput.service[rate]!]
       lines.push({
         against: 'full rows, the same tree',
-        scenario: `${clients} clients at ${rate} ticks/s, compact`,
-        'delivered ratio': Number((compact.medianRate / full.medianRate).toFixed(3)),
-        'p99 difference ms': Number((compact.medianP99Ms - full.medianP99Ms).toFixed(2)),
+        scenario: `${clients} clients at ${rate} ticks/s, ${format}`,
+        'delivered ratio': Number((other.medianRate / full.medianRate).toFixed(3)),
+        'p99 difference ms': Number((other.medianP99Ms - full.medianP99Ms).toFixed(2)),
+        'server CPU per message ratio': Number((other.medianServerCpuMsPerMillion / full.medianServerCpuMsPerMillion).toFixed(3)),
       })
     }
   }
