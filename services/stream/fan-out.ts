@@ -17,8 +17,11 @@ export interface FanOutOptions {
   sent(tick: Arrival): void
   /** conflated ticks are about to go out, `dropped` of them having been superseded across pairs */
   announceConflation(dropped: number): void
-  /** the turn of the event loop in which ticks were delivered has sent them all */
-  endTurn(): void
+  /**
+   * the ticks sent together have all been delivered: a read's (those of it sent before the slice ran out), or the
+   * conflated latest at a turn's end; told within the same turn of the event loop as the read's own deliveries
+   */
+  sentTogether(): void
 }
 
 /** A numbered tick of a listed pair. */
@@ -82,16 +85,18 @@ export function createFanOut(options: FanOutOptions): FanOut {
       return
     }
     while (next < batch.length && inSlice()) send(batch[next++]!)
-    if (next === batch.length) return
-    for (; next < batch.length; next++) wait(batch[next]!)
-    sendWaiting()
+    if (next < batch.length) {
+      for (; next < batch.length; next++) wait(batch[next]!)
+      sendWaiting()
+    }
+    options.sentTogether()
   }
 
   function endOfTurn() {
     turnStartedAt = undefined
-    if (stopped) return
+    if (stopped || waiting.length === 0) return
     sendWaiting()
-    options.endTurn()
+    options.sentTogether()
   }
 
   function wait(arrival: Arrival) {

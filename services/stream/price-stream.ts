@@ -117,8 +117,8 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
         metrics.streamConflatedTicks.inc(dropped)
         lanes.announceConflation(dropped)
       },
-      endTurn() {
-        lanes.endTurn()
+      sentTogether() {
+        lanes.sentTogether()
       },
     })
   })

@@ -122,8 +122,8 @@ export class StreamLanes {
     this.realTime.sse.announceConflation(dropped)
   }
 
-  /** fan-out's turn has delivered its ticks: the real-time connections with `batch=true` get them in one frame */
-  endTurn(): void {
+  /** fan-out has delivered ticks it sends together: the real-time connections with `batch=true` get them in one frame */
+  sentTogether(): void {
     this.realTime.delivery.endWindow()
   }
 

@@ -14,8 +14,8 @@ interface Sent {
 function fanOutWith(sliceMs: number, deliverMs: number) {
   const sent: Sent[] = []
   const announced: number[] = []
-  /** how many ticks had been delivered at each end of a turn */
-  const turnsEnded: number[] = []
+  /** how many ticks had been delivered each time the ticks sent together had gone out */
+  const together: number[] = []
   /** the positions of the ticks handed to `sent` (delivered or superseded), for the resume window */
   const left: number[] = []
   const fanOut = createFanOut({
@@ -28,7 +28,7 @@ function fanOutWith(sliceMs: number, deliverMs: number) {
     },
     sent: ({ position }) => left.push(position),
     announceConflation: (dropped) => announced.push(dropped),
-    endTurn: () => turnsEnded.push(sent.length),
+    sentTogether: () => together.push(sent.length),
   })
   // the bus's numbering: seq per pair, position over every pair
   const seqs = new Map<string, number>()
@@ -38,7 +38,7 @@ function fanOutWith(sliceMs: number, deliverMs: number) {
     seqs.set(pair, seq)
     fanOut.onTick({ pairId: pairBySymbol(pair)!.id, seq, position: ++position, row })
   }
-  return { fanOut: { onRow }, sent, announced, left, turnsEnded }
+  return { fanOut: { onRow }, sent, announced, left, together }
 }
 
 const endOfTurn = () => new Promise((resolve) => setImmediate(resolve))
@@ -96,14 +96,17 @@ t.test('once a turn has spent its slice, its later reads wait for its end, confl
   t.same(sent.at(-1), { pair: 'BTC-USD', seq: 4, droppedBefore: 0 }, 'the next turn opens a new slice')
 })
 
-t.test("a turn's end is told once, after every tick of the turn went out, conflated ones included", async (t) => {
-  const { fanOut, sent, turnsEnded } = fanOutWith(0, 0)
+t.test("the end of the ticks sent together is told after each read sent, and after the conflated ones at the turn's end", async (t) => {
+  const { fanOut, sent, together } = fanOutWith(0, 0)
   fanOut.onRow('BTC-USD', rowBytes(priceRow('BTC-USD')))
   await Promise.resolve()
+  t.same(together, [1], "told once the read's tick was delivered, within the turn")
   fanOut.onRow('ETH-USD', rowBytes(priceRow('ETH-USD')))
   fanOut.onRow('ETH-USD', rowBytes(priceRow('ETH-USD')))
+  await Promise.resolve()
+  t.same(together, [1], 'a read that waits for the end of the turn has sent nothing yet')
   await endOfTurn()
-  t.same(turnsEnded, [2], 'one end, told after the first read and the conflated second went out')
+  t.same(together, [1, 2], 'told again after the conflated tick went out at the end of the turn')
   t.same(
     sent.map(({ pair, seq }) => [pair, seq]),
     [
@@ -111,10 +114,8 @@ t.test("a turn's end is told once, after every tick of the turn went out, confla
       ['ETH-USD', 2],
     ],
   )
-  await endOfTurn()
-  t.same(turnsEnded, [2], 'a turn without ticks tells nothing')
   fanOut.onRow('BTC-USD', rowBytes(priceRow('BTC-USD')))
-  await Promise.resolve() // the tick is parsed, and the turn's end scheduled, before this test's own
+  await Promise.resolve()
   await endOfTurn()
-  t.same(turnsEnded, [2, 3], 'the next turn with a tick tells its own end')
+  t.same(together, [1, 2, 3], 'a turn with nothing conflated tells it once, after its read')
 })

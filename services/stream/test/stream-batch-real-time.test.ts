@@ -1,6 +1,6 @@
-// `?batch=true` at real time: the ticks one turn of the event loop delivers come in `batch` frames holding exactly
-// the frames a connection without `batch` gets one by one, in position order (a cursor inside means what it means
-// alone), a turn that delivers more than 16 KiB of frames sends several batches, and a slow client's gaps stay exact.
+// `?batch=true` at real time: the ticks fan-out sends together (a read's) come in `batch` frames holding exactly the
+// frames a connection without `batch` gets one by one, in position order (a cursor inside means what it means alone),
+// ticks sent together past 16 KiB of frames come in several batches, and a slow client's gaps stay exact.
 import t from 'tap'
 import { startTestEdge } from '../../../test/support/edge-harness.ts'
 import { priceRow, rowBytes } from '../../../test/support/price-rows.ts'
@@ -14,7 +14,7 @@ const framesInBatches = (items: readonly RawFrame[]) =>
     .filter((frame) => frame.json.type === 'batch')
     .flatMap((frame) => (frame.json.frames as unknown[]).map((inner) => JSON.stringify(inner)))
 
-t.test("a turn's ticks come in one batch, holding the unbatched frames byte for byte, in position order", async (t) => {
+t.test('ticks sent together come in one batch, holding the unbatched frames byte for byte, in position order', async (t) => {
   const edge = await startTestEdge({ env: NO_CONFLATION })
   t.teardown(edge.stop)
   const single = await openRawFrames(`${edge.streamUrl}?cursor=true`)
@@ -67,7 +67,7 @@ t.test("a turn's ticks come in one batch, holding the unbatched frames byte for 
   t.same(framesInBatches(compactBatched.frames.items), compactSingles, 'compact: the static parts and compact ticks, in their order')
 })
 
-t.test('a turn delivering more than 16 KiB of frames sends several batches, none losing a tick', async (t) => {
+t.test('ticks sent together past 16 KiB of frames come in several batches, none losing a tick', async (t) => {
   const edge = await startTestEdge({ env: NO_CONFLATION })
   t.teardown(edge.stop)
   const single = await openRawFrames(edge.streamUrl)
