@@ -7,11 +7,13 @@ import type { FixedRate } from './stream-rate.ts'
 
 /**
  * How ticks reach a connection:
- * - `shared`: through uWebSockets.js topics, one publish per tick for every such connection. Only
- *   connections far enough below the slow-client limit are here, so none can cross it unnoticed.
+ * - `shared`: through uWebSockets.js topics, one publish per tick for every such connection (with `batch=true`
+ *   and every pair, one publish per batch). Only connections far enough below the slow-client limit are here, so
+ *   none can cross it unnoticed.
  * - `direct`: close to the limit; the fan-out checks the buffered amount before each tick it sends.
- * - `batched`: a connection that asked for `batch=true`: each window's frames (real time: each turn's, up to
- *   16 KiB) are joined into one, sent at its end when the connection is within the limit (window-batches.ts).
+ * - `batched`: a connection that asked for `batch=true` and is filtered or close to the limit: each window's
+ *   frames (real time: each turn's, up to 16 KiB) are joined into one, sent to it alone at its end when it is
+ *   within the limit (window-batches.ts).
  * - `lagging`: above the limit; ticks are dropped and counted from the per-asset seq, until it drains.
  */
 export type DeliveryMode = 'shared' | 'direct' | 'batched' | 'lagging'

@@ -64,6 +64,10 @@ export interface DeliveryOptions {
  * it, compact, or both. A compact connection that lagged is sent the static parts that changed meanwhile
  * before its ticks resume.
  *
+ * With `batch=true` a connection gets a window's (real time: a turn's) frames in one `batch` frame: the batch of
+ * every pair is one publish to its kind's batch topic for the connections of every pair that are `shared`, and a
+ * send of its own for each filtered one, or one close to the limit (`batched`), whose buffer is checked first.
+ *
  * There is one delivery per rate (rate-lanes.ts), each with topics of its own: real time's gets fan-out's
  * ticks, a fixed rate's the rows of its windows, and `published` is what its connections have been sent.
  */
@@ -75,6 +79,7 @@ export class Delivery {
   private readonly scanEveryBytes: number
   private bytesSinceScan = 0
   private largestTopicFrame = 0
+  private largestBatchFrame = 0
   /** connections held, per variant */
   private readonly inUse = [0, 0, 0, 0]
   /** of them, the ones that asked for `batch=true` (a fixed rate's) */
@@ -101,6 +106,11 @@ export class Delivery {
       heartbeat: frames.labels('heartbeat', options.rate),
       batch: frames.labels('batch', options.rate),
     }
+  }
+
+  /** Whether some connection held asked for `batch=true`: then each tick's frames are kept for the batches. */
+  private get anyBatched(): boolean {
+    return this.batchedInUse.some((count) => count > 0)
   }
 
   get size(): number {
@@ -163,9 +173,10 @@ export class Delivery {
   deliverTick(tick: Arrival, droppedBefore: number, conflated: boolean): void {
     // a fixed rate's lane gets every window's rows whether or not a connection holds that rate
     if (this.size === 0) return
+    const anyBatched = this.anyBatched
     // a full batch goes out before this tick's frames are written: its ticks, and no other, are recorded by now
-    if (this.batched.size > 0 && this.windowBatches.largestBytes >= this.batchBytes) this.endWindow()
-    if (this.batched.size > 0 && this.windowBatches.empty) this.windowBatches.changesAtStart = this.options.compact.changes
+    if (anyBatched && this.windowBatches.largestBytes >= this.batchBytes) this.endWindow()
+    if (anyBatched && this.windowBatches.empty) this.windowBatches.changesAtStart = this.options.compact.changes
     const written: Array<TickFrames | undefined> = VARIANTS.map((variant) =>
       this.inUse[variant]! > 0 ? this.frames.write(tick, variant) : undefined,
     )
@@ -190,18 +201,24 @@ export class Delivery {
     for (const connection of this.direct) {
       if (wantsPair(connection.filter, tick.pairId)) this.sendDirect(connection, written[variantOf(connection)]!, droppedBefore)
     }
-    if (this.batched.size > 0) this.keepForBatches(tick, written, droppedBefore)
+    if (anyBatched) this.keepForBatches(tick, written, droppedBefore)
   }
 
   /**
-   * A fixed rate's window has sent its rows (real time: a read's ticks, or 16 KiB of them): each batched connection
-   * gets them in one frame, when it is within the limit; otherwise it starts lagging, having missed the window's
-   * ticks of its pairs. Each is a send of its own, not a publish to a topic of batches: a send's cost is paid here,
-   * where fan-out's slice sees it, while uWS writes a topic's frames after the turn's JavaScript, unseen; batches
-   * on a topic kept the edge from conflating at twice the load its clients could read, until it fell seconds behind
-   * its bus.
+   * A fixed rate's window (real time: a turn, or 16 KiB of it) has sent its rows: the batched connections of every
+   * pair that are far from the limit get them in one publish to their kind's batch topic; each other batched
+   * connection in one frame of its own, when it is within the limit; otherwise it starts lagging, having missed the
+   * window's ticks of its pairs.
    */
   endWindow(): void {
+    for (const variant of VARIANTS) {
+      const topic = this.topics.batches(variant)
+      if (this.options.app.numSubscribers(topic) === 0) continue
+      const frame = this.windowBatches.frameFor(variant, null)
+      if (frame === undefined) continue
+      if (this.bytesSinceScan + frame.length > this.scanEveryBytes) this.scan()
+      this.publish(topic, frame, 0, this.sentFrames.batch)
+    }
     for (const connection of this.batched) {
       const frame = this.windowBatches.frameFor(variantOf(connection), connection.filter)
       if (frame === undefined) continue
@@ -268,10 +285,12 @@ export class Delivery {
       }
     }
     if (connection.mode === 'shared') {
-      const before = this.topics.of(previous, variantOf(connection))
-      const after = this.topics.of(next, variantOf(connection))
+      const before = this.topicsOf(connection, previous)
+      const after = this.topicsOf(connection, next)
       for (const topic of after) if (!before.includes(topic)) connection.socket!.subscribe(topic)
       for (const topic of before) if (!after.includes(topic)) connection.socket!.unsubscribe(topic)
+      // a filtered batched connection has its own batches: it has left the batch topic
+      if (!this.canShare(connection)) this.toDirect(connection)
     } else if (connection.mode === 'lagging') {
       // keeps the count missed so far: added pairs start counting now, removed ones stop
       connection.lagBaseline += this.options.published.sumOver(next) - this.options.published.sumOver(previous)
@@ -298,7 +317,9 @@ export class Delivery {
     if (!app.publish(topic, frame, false, dropped === 0 && this.options.compressTicks)) return
     // a frame given as a string is ASCII (gaps, compact ticks) or nearly so (a static part): its length stands for its size
     this.bytesSinceScan += frame.length
-    if (frame.length > this.largestTopicFrame) this.largestTopicFrame = frame.length
+    // what uWS may hold queued for a subscriber is counted in frames of its topics' kind: ticks, or batches
+    if (counter === this.sentFrames.batch) this.largestBatchFrame = Math.max(this.largestBatchFrame, frame.length)
+    else this.largestTopicFrame = Math.max(this.largestTopicFrame, frame.length)
     const receivers = app.numSubscribers(topic)
     if (dropped > 0) {
       this.sentFrames.gap.inc(receivers)
@@ -357,36 +378,49 @@ export class Delivery {
     this.bytesSinceScan = 0
     for (const connection of this.shared) if (!this.hasHeadroom(connection)) this.toDirect(connection)
     for (const connection of this.direct) if (this.hasHeadroom(connection)) this.toShared(connection)
+    for (const connection of this.batched) if (this.canShare(connection)) this.toShared(connection)
   }
 
   /** True when the connection cannot pass the limit before the next scan even if it reads nothing. */
   private hasHeadroom(connection: StreamConnection): boolean {
-    const worstCase = connection.socket!.getBufferedAmount() + TOPIC_QUEUE_FRAMES * this.largestTopicFrame + this.scanEveryBytes
+    const largestFrame = connection.batched ? this.largestBatchFrame : this.largestTopicFrame
+    const worstCase = connection.socket!.getBufferedAmount() + TOPIC_QUEUE_FRAMES * largestFrame + this.scanEveryBytes
     return worstCase <= this.options.slowClientBytes
   }
 
+  /** Whether the connection may be on topics now: a batched one only when it takes every pair (one batch for all). */
+  private canShare(connection: StreamConnection): boolean {
+    return (!connection.batched || connection.filter === null) && this.hasHeadroom(connection)
+  }
+
+  /** The topics of a connection's kind and `filter`: a batched one's batch topic, when it takes every pair. */
+  private topicsOf(connection: StreamConnection, filter = connection.filter): string[] {
+    if (!connection.batched) return this.topics.of(filter, variantOf(connection))
+    return filter === null ? [this.topics.batches(variantOf(connection))] : []
+  }
+
   private place(connection: StreamConnection): void {
-    if (connection.batched) {
-      this.batched.add(connection)
-      connection.mode = 'batched'
-    } else if (this.hasHeadroom(connection)) this.toShared(connection)
-    else {
-      this.direct.add(connection)
-      connection.mode = 'direct'
-    }
+    if (this.canShare(connection)) this.toShared(connection)
+    else this.toDirect(connection)
   }
 
   private toShared(connection: StreamConnection): void {
-    for (const topic of this.topics.of(connection.filter, variantOf(connection))) connection.socket!.subscribe(topic)
+    for (const topic of this.topicsOf(connection)) connection.socket!.subscribe(topic)
     this.direct.delete(connection)
+    this.batched.delete(connection)
     this.shared.add(connection)
     connection.mode = 'shared'
   }
 
+  /** Off the topics: each tick (batched: each batch) sent to it alone, after its buffer is checked. */
   private toDirect(connection: StreamConnection): void {
-    for (const topic of this.topics.of(connection.filter, variantOf(connection))) connection.socket!.unsubscribe(topic)
-    this.shared.delete(connection)
-    this.direct.add(connection)
-    connection.mode = 'direct'
+    if (this.shared.delete(connection)) for (const topic of this.topicsOf(connection)) connection.socket!.unsubscribe(topic)
+    if (connection.batched) {
+      this.batched.add(connection)
+      connection.mode = 'batched'
+    } else {
+      this.direct.add(connection)
+      connection.mode = 'direct'
+    }
   }
 }

@@ -24,17 +24,25 @@ const KIND_TOPICS = ['ticks', 'cursor-ticks', 'compact', 'compact-cursor']
 /**
  * The topics of one delivery, per kind: one for the connections that receive every pair (`ticks`,
  * `cursor-ticks`, `compact`, `compact-cursor`) and one per pair (`ticks:BTC-USD`, ...). Real time has them as
- * they are; a fixed rate's delivery has its own behind a prefix (`fixed_rate@200ms/compact:BTC-USD`). Built
+ * they are; a fixed rate's delivery has its own behind a prefix (`fixed_rate@200ms/compact:BTC-USD`). The batches
+ * of the connections of every pair that asked for `batch=true` have one more per kind (`compact/batches`). Built
  * once per delivery.
  */
 export class VariantTopics {
   private readonly everyPairTopics: string[]
   private readonly pairTopics: string[][]
+  private readonly batchTopics: string[]
 
   constructor(rate: StreamRate) {
     const prefix = rate === 'real_time' ? '' : `${rate}/`
     this.everyPairTopics = KIND_TOPICS.map((kind) => `${prefix}${kind}`)
     this.pairTopics = this.everyPairTopics.map((topic) => PAIRS.map((pair) => `${topic}:${pair.symbol}`))
+    this.batchTopics = this.everyPairTopics.map((topic) => `${topic}/batches`)
+  }
+
+  /** The batches of the connections of every pair of a kind. */
+  batches(variant: Variant): string {
+    return this.batchTopics[variant]!
   }
 
   everyPair(variant: Variant): string {
