@@ -20,9 +20,10 @@ const CONNECTION_TOPIC = 'connection'
 /** uWebSockets.js queues at most this many published frames per socket before writing them out */
 const TOPIC_QUEUE_FRAMES = 32
 /**
- * At real time a batch holding this many bytes goes out before the next tick is added, so that a turn's sends stay
- * within fan-out's slice: what a batch costs is its bytes times the batched connections, and at 64 KiB to 1,000
- * clients one took long enough for the edge to fall seconds behind its bus. A fixed rate's window is one batch.
+ * At real time a batch holding this many bytes goes out before the next tick is added: uWS may hold 32 frames queued
+ * for a socket of a topic, so a batch topic's connections stay shared only while 32 batches, and what a scan lets
+ * through, fit under the slow-client limit (at 64 KiB none would), and no client must hold a huge frame. A fixed
+ * rate's window is one batch: with full rows it leaves no such headroom, so its connections get a send each.
  */
 const REAL_TIME_BATCH_BYTES = 16 * 1024
 
