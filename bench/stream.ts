@@ -9,7 +9,7 @@
 // With --formats full,compact the throughput scenario runs once per format (?format=compact: compact frames)
 // against the same server, and every row published is stamped in a field of the row (so that a compact
 // connection's static part holds), full rows included, so both formats carry the same rows. A format named with
-// `+batch` (full+batch, compact+batch) asks for `batch=true` as well: each turn's ticks in one frame.
+// `+batch` (full+batch, compact+batch) asks for `batch=true` as well: the ticks the edge sends together in one frame.
 // Usage: npm run bench:stream [-- --clients 1000 --rates 3500,5000 --runs 3 --seconds 6 --paused-runs 5
 //        --workers 1,2 --no-baseline --compare <commit> --cpu-prof-dir DIR --formats full,compact
 //        --scenarios throughput,latency,paused --bare-on-tick-stream]

@@ -319,7 +319,7 @@ export function buildOpenApiDocument(): oas31.OpenAPIObject {
               }),
               batch: z.enum(['true', 'false']).optional().meta({
                 description:
-                  "`true`, over WebSocket: each window's frames at a fixed rate, at real time each turn's ticks (up to 16 KiB), in one `batch` frame, in their order (400 with `Accept: text/event-stream`)",
+                  "`true`, over WebSocket: each window's frames at a fixed rate, at real time the ticks sent together (up to 16 KiB), in one `batch` frame, in their order (400 with `Accept: text/event-stream`)",
               }),
             }),
             header: z.object({

@@ -1190,7 +1190,7 @@ export interface operations {
                 heartbeat?: string;
                 /** @description `real_time` (the default): every tick as it comes; `fixed_rate@<n>ms`: at the end of each window, the latest row of each pair that changed in it, as a `tick` frame whose seq jump is the ticks folded (not a loss) */
                 rate?: "real_time" | "fixed_rate@50ms" | "fixed_rate@200ms" | "fixed_rate@1000ms";
-                /** @description `true`, over WebSocket: each window's frames at a fixed rate, at real time each turn's ticks (up to 16 KiB), in one `batch` frame, in their order (400 with `Accept: text/event-stream`) */
+                /** @description `true`, over WebSocket: each window's frames at a fixed rate, at real time the ticks sent together (up to 16 KiB), in one `batch` frame, in their order (400 with `Accept: text/event-stream`) */
                 batch?: "true" | "false";
             };
             header?: {

@@ -79,7 +79,7 @@ export interface PriceStreamClientOptions {
   rate?: StreamRate
   /**
    * Ask for ticks in `batch` frames (`?batch=true`): each window of a fixed rate, or at real time the ticks the
-   * server sends in one turn of its event loop, in one frame: fewer frames for the server to send and this client
+   * server sends together (a read from its bus), in one frame: fewer frames for the server to send and this client
    * to read; its events are the same.
    */
   batch?: boolean

@@ -12,7 +12,7 @@ import type { FixedRate } from './stream-rate.ts'
  *   none can cross it unnoticed.
  * - `direct`: close to the limit; the fan-out checks the buffered amount before each tick it sends.
  * - `batched`: a connection that asked for `batch=true` and is filtered or close to the limit: each window's
- *   frames (real time: each turn's, up to 16 KiB) are joined into one, sent to it alone at its end when it is
+ *   frames (real time: the ticks sent together, up to 16 KiB) are joined into one, sent to it alone at its end when it is
  *   within the limit (window-batches.ts).
  * - `lagging`: above the limit; ticks are dropped and counted from the per-asset seq, until it drains.
  */
@@ -37,7 +37,7 @@ export interface StreamConnection extends LagCounted {
   readonly heartbeatMs: number | undefined
   /** `?rate=` when not real time */
   readonly rate: FixedRate | undefined
-  /** `?batch=true`: each window of its rate (real time: each turn's ticks) comes as one `batch` frame */
+  /** `?batch=true`: each window of its rate (real time: the ticks sent together) comes as one `batch` frame */
   readonly batched: boolean
   mode: DeliveryMode
   /** while lagging, compact: it holds the static parts changed up to this change number (CompactTicks.changes) */

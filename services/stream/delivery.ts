@@ -65,7 +65,7 @@ export interface DeliveryOptions {
  * it, compact, or both. A compact connection that lagged is sent the static parts that changed meanwhile
  * before its ticks resume.
  *
- * With `batch=true` a connection gets a window's (real time: a turn's) frames in one `batch` frame: the batch of
+ * With `batch=true` a connection gets a window's (real time: the ticks sent together) frames in one `batch` frame: the batch of
  * every pair is one publish to its kind's batch topic for the connections of every pair that are `shared`, and a
  * send of its own for each filtered one, or one close to the limit (`batched`), whose buffer is checked first.
  *
@@ -206,7 +206,7 @@ export class Delivery {
   }
 
   /**
-   * A fixed rate's window (real time: a turn, or 16 KiB of it) has sent its rows: the batched connections of every
+   * A fixed rate's window (real time: the ticks sent together, or 16 KiB of them) has sent its rows: the batched connections of every
    * pair that are far from the limit get them in one publish to their kind's batch topic; each other batched
    * connection in one frame of its own, when it is within the limit; otherwise it starts lagging, having missed the
    * window's ticks of its pairs.

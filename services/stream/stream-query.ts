@@ -35,7 +35,7 @@ export const HeartbeatSeconds = z
  * `format` (`compact`: ticks without the row's static part, see compact-frames.ts), `replay` (`latest`: a
  * resume sends each pair's latest tick instead of every one), `heartbeat` (seconds of silence after which a
  * `heartbeat` frame is sent), `rate` (services/stream/stream-rate.ts) and `batch` (`true`: each window's frames at a
- * fixed rate, each turn's ticks at real time, in one `batch` frame, over WebSocket; see window-batches.ts); anything else, or any of them
+ * fixed rate, at real time the ticks sent together, in one `batch` frame, over WebSocket; see window-batches.ts); anything else, or any of them
  * twice, is refused. The filter holds pair ids, so two spellings of one asset count once.
  */
 const StreamQuery = z.strictObject({
@@ -65,7 +65,7 @@ export interface StreamOptIns {
   heartbeatMs?: number
   /** it receives the latest row per pair once per window of this rate (absent: real_time) */
   rate?: FixedRate
-  /** each window's (real time: each turn's) frames come in one `batch` frame (`?batch=true`, WebSocket connections) */
+  /** each window's (real time: the ticks sent together) frames come in one `batch` frame (`?batch=true`, WebSocket connections) */
   batched?: true
 }
 
