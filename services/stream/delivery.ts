@@ -65,9 +65,10 @@ export interface DeliveryOptions {
  * it, compact, or both. A compact connection that lagged is sent the static parts that changed meanwhile
  * before its ticks resume.
  *
- * With `batch=true` a connection gets a window's (real time: the ticks sent together) frames in one `batch` frame: the batch of
- * every pair is one publish to its kind's batch topic for the connections of every pair that are `shared`, and a
- * send of its own for each filtered one, or one close to the limit (`batched`), whose buffer is checked first.
+ * With `batch=true` a connection gets a window's frames (real time: the ticks sent together) in one `batch`
+ * frame: the batch of every pair is one publish to its kind's batch topic for the connections of every pair that
+ * are `shared`, and a send of its own for each filtered one, or one close to the limit (`batched`), whose buffer
+ * is checked first.
  *
  * There is one delivery per rate (rate-lanes.ts), each with topics of its own: real time's gets fan-out's
  * ticks, a fixed rate's the rows of its windows, and `published` is what its connections have been sent.
@@ -83,7 +84,7 @@ export class Delivery {
   private largestBatchFrame = 0
   /** connections held, per variant */
   private readonly inUse = [0, 0, 0, 0]
-  /** of them, the ones that asked for `batch=true` (a fixed rate's) */
+  /** of them, the ones that asked for `batch=true` */
   private readonly batchedInUse = [0, 0, 0, 0]
   private readonly windowBatches = new WindowBatches()
   private readonly frames: TickFrameVariants
@@ -206,10 +207,10 @@ export class Delivery {
   }
 
   /**
-   * A fixed rate's window (real time: the ticks sent together, or 16 KiB of them) has sent its rows: the batched connections of every
-   * pair that are far from the limit get them in one publish to their kind's batch topic; each other batched
-   * connection in one frame of its own, when it is within the limit; otherwise it starts lagging, having missed the
-   * window's ticks of its pairs.
+   * A fixed rate's window (real time: the ticks sent together, or 16 KiB of them) has sent its rows: the batched
+   * connections of every pair that are far from the limit get them in one publish to their kind's batch topic;
+   * each other batched connection in one frame of its own, when it is within the limit; otherwise it starts
+   * lagging, having missed the window's ticks of its pairs.
    */
   endWindow(): void {
     for (const variant of VARIANTS) {
