@@ -117,7 +117,7 @@ const command = parseCommandLine({
       default: false,
       section: SECTIONS.stream,
       description:
-        'over WebSocket: each window of a fixed --rate, or each turn of the server at real time, in one\nbatch frame (?batch=true), its frames counted as if they came alone (node client)',
+        'over WebSocket: each window of a fixed --rate, or the ticks the server sends together at real time,\nin one batch frame (?batch=true), its frames counted as if they came alone (node client)',
     },
     heartbeat: {
       type: 'string',
