@@ -213,6 +213,8 @@ export class Delivery {
    * lagging, having missed the window's ticks of its pairs.
    */
   endWindow(): void {
+    // nothing kept (no batched connection, or no tick since the last batch): real time asks after every read
+    if (this.windowBatches.empty) return
     for (const variant of VARIANTS) {
       const topic = this.topics.batches(variant)
       if (this.options.app.numSubscribers(topic) === 0) continue
