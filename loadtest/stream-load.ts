@@ -39,7 +39,7 @@ export interface StreamLoadOptions {
   heartbeatSeconds?: number
   /** connections ask for this rate (`?rate=`; real_time when absent) */
   streamRate?: string
-  /** connections ask for each window (real time: each turn's ticks) in one `batch` frame (`?batch=true`) */
+  /** connections ask for each window (real time: the ticks sent together) in one `batch` frame (`?batch=true`) */
   batch?: boolean
   /** every `everySeconds`, `share` % of the connections close and reopen at once: a reconnect storm */
   storm?: { everySeconds: number; share: number }

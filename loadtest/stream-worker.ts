@@ -173,7 +173,7 @@ function readFrame(connection: Connection, data: Buffer, start: number, end: num
   }
 }
 
-/** A window's or turn's frames in one (`?batch=true`): each frame inside read as if it came alone. */
+/** A window's frames, or ticks sent together, in one (`?batch=true`): each frame inside read as if it came alone. */
 function readBatch(connection: Connection, data: Buffer, start: number, end: number, receivedAt: number) {
   const last = end - 2 // before `]}`
   for (let at = start + BATCH_FRAMES_AT; at < last;) {

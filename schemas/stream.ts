@@ -81,9 +81,9 @@ export const CompactTickFrame = z.strictObject({
 export const CompactTickFrameWithCursor = CompactTickFrame.extend({ cursor: Cursor })
 
 /**
- * `?batch=true` (WebSocket): one window's frames at a fixed rate, at real time the ticks sent together (up to 16 KiB), in one, in
- * the order they would come one by one,
- * each exactly that frame (ticks, compact ticks and static parts, and gaps for real losses).
+ * `?batch=true` (WebSocket): one window's frames at a fixed rate, at real time the ticks sent together (up to
+ * 16 KiB), in one, in the order they would come one by one, each exactly that frame (ticks, compact ticks and
+ * static parts, and gaps for real losses).
  */
 export const BatchFrame = z.strictObject({
   type: z.literal('batch'),

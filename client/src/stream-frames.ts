@@ -81,7 +81,10 @@ export interface CompactTickFrame {
 export interface CompactTickFrameWithCursor extends CompactTickFrame {
   cursor: string
 }
-/** `?batch=true`: one window's frames (real time: the ticks sent together, up to 16 KiB), in the order they would come one by one */
+/**
+ * `?batch=true`: one window's frames (real time: the ticks sent together, up to 16 KiB), in the order they would
+ * come one by one
+ */
 export interface BatchFrame {
   type: 'batch'
   frames: (TickFrame | TickFrameWithCursor | GapFrame | GapFrameWithCursor | StaticFrame | CompactTickFrame | CompactTickFrameWithCursor)[]

@@ -27,8 +27,8 @@
 // heartbeat=5); with either format. At a fixed rate the seq jumps it counts are the ticks folded into a row, not
 // losses; heartbeat frames are counted as bytes only. With --window-ms=W (the fixed rate's window) latency is
 // from the end of the window the row's stamp fell in, the edge's windows ending on multiples of W in wall-clock time.
-// With batch=true in --query a fixed rate's window, or at real time the ticks of one turn of the edge (up to 16 KiB),
-// comes as one `batch` frame: each frame inside is read as if it came alone.
+// With batch=true in --query a fixed rate's window, or at real time the ticks the edge sends together (up to
+// 16 KiB), comes as one `batch` frame: each frame inside is read as if it came alone.
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -406,9 +406,9 @@ static void read_gap(conn_t *c, const unsigned char *p, const unsigned char *end
 }
 
 /*
- * A fixed rate's window, or a real-time turn's ticks, in one frame (&batch=true): {"type":"batch","frames":[<frame>,...]}, each frame inside a
- * tick, compact tick, static part or gap as it would come alone. A row holds no "type" key, so `,{"type":"` only
- * ever starts the next frame.
+ * A fixed rate's window, or real-time ticks sent together, in one frame (&batch=true):
+ * {"type":"batch","frames":[<frame>,...]}, each frame inside a tick, compact tick, static part or gap as it would
+ * come alone. A row holds no "type" key, so `,{"type":"` only ever starts the next frame.
  */
 static void read_batch(conn_t *c, const unsigned char *p, const unsigned char *end, uint64_t now) {
   static const char next[] = ",{\"type\":\"";

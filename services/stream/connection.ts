@@ -12,8 +12,8 @@ import type { FixedRate } from './stream-rate.ts'
  *   none can cross it unnoticed.
  * - `direct`: close to the limit; the fan-out checks the buffered amount before each tick it sends.
  * - `batched`: a connection that asked for `batch=true` and is filtered or close to the limit: each window's
- *   frames (real time: the ticks sent together, up to 16 KiB) are joined into one, sent to it alone at its end when it is
- *   within the limit (window-batches.ts).
+ *   frames (real time: the ticks sent together, up to 16 KiB) are joined into one, sent to it alone at its end
+ *   when it is within the limit (window-batches.ts).
  * - `lagging`: above the limit; ticks are dropped and counted from the per-asset seq, until it drains.
  */
 export type DeliveryMode = 'shared' | 'direct' | 'batched' | 'lagging'
