@@ -95,3 +95,38 @@ t.test(
     t.equal(unsent, 1, 'the tick not sent is counted for the next gap')
   },
 )
+
+t.test('a slab let go takes the next rows: no new one once the window has turned over, and every retained row intact', async (t) => {
+  const SLAB_BYTES = 4 * 1024 * 1024
+  // each read of the captured calls hands over those made since the last read
+  const slabsMadeSince = t.capture(Buffer, 'allocUnsafeSlow', Buffer.allocUnsafeSlow.bind(Buffer))
+  const slabCount = () => slabsMadeSince().filter(({ args }) => args[0] === SLAB_BYTES).length
+  const rowOf = (position: number) => Buffer.from(`{"position":${position}}`.padEnd(1000, ' '))
+  let now = 0
+  // a 10 s window at a tick a millisecond: 10,000 rows of 1,000 bytes retained, spread over three or four slabs
+  const history = new TickHistory(10_000, () => now)
+  const append = (position: number) => {
+    now = position
+    history.append({ pairId: position % 83, seq: Math.ceil(position / 83), position, row: rowOf(position) })
+  }
+  for (let position = 1; position <= 20_000; position++) append(position)
+  const madeWhileFilling = slabCount()
+  t.ok(madeWhileFilling >= 3 && madeWhileFilling <= 5, `slabs made in the first two windows: ${madeWhileFilling}`)
+
+  // ten more windows: without reuse, 24 more slabs
+  for (let position = 20_001; position <= 120_000; position++) append(position)
+  t.equal(slabCount(), 0, 'no slab made since')
+
+  const replayed: number[] = []
+  const damaged: number[] = []
+  history.replayAfter(0, null, (tick) => {
+    if (!tick.row.equals(rowOf(tick.position))) damaged.push(tick.position)
+    return replayed.push(tick.position) > 0
+  })
+  t.same(damaged, [], 'every replayed row holds its own bytes')
+  t.equal(replayed.length, 10_001, 'the window holds the ticks of the last 10 s')
+  t.ok(
+    replayed.every((position, index) => position === 110_000 + index),
+    'in position order from 110,000, none missing',
+  )
+})
