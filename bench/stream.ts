@@ -11,7 +11,7 @@
 // connection's static part holds), full rows included, so both formats carry the same rows. A format named with
 // `+batch` (full+batch, compact+batch) asks for `batch=true` as well: the ticks the edge sends together in one frame.
 // Usage: npm run bench:stream [-- --clients 1000 --rates 3500,5000 --runs 3 --seconds 6 --paused-runs 5
-//        --workers 1,2 --no-baseline --compare <commit> --cpu-prof-dir DIR --formats full,compact
+//        --workers 1,2 --no-baseline --compare <commit> --cpu-prof-dir DIR --resume-window S --formats full,compact
 //        --scenarios throughput,latency,paused --bare-on-tick-stream]
 // With --bare-on-tick-stream the bare server runs a second time, on a bus where its namespace's tick stream stores
 // and republishes every tick as the venue's ingestor has it do: what numbering costs the bus, apart from the edge.
@@ -68,6 +68,12 @@ const command = parseCommandLine({
       value: 'DIR',
       description: "write a CPU profile of each edge process here (node --cpu-prof): this tree's in this-tree/, --compare's in compared/",
     },
+    'resume-window': {
+      type: 'string',
+      value: 'S',
+      description:
+        "the edges' STREAM_RESUME_WINDOW_SECONDS (the service's default, 300, without it): a short one has each edge's tick history turn over within a run",
+    },
     formats: {
       type: 'string',
       default: 'full',
@@ -88,6 +94,9 @@ const latencyClients = command.number('latency-clients', whole)
 const pausedRuns = command.number('paused-runs', { min: 0, integer: true })
 const pausedRate = command.number('paused-rate', whole)
 const workerCounts = command.numbers('workers', whole)
+const resumeWindow = args['resume-window'] === undefined ? undefined : command.number('resume-window', whole)
+/** the settings both trees' edges get beside the bench's own */
+const edgeEnv: Record<string, string> = resumeWindow === undefined ? {} : { STREAM_RESUME_WINDOW_SECONDS: String(resumeWindow) }
 const SCENARIOS = ['throughput', 'latency', 'paused']
 const scenarios = new Set(args.scenarios.split(','))
 for (const scenario of scenarios)
@@ -117,6 +126,7 @@ const startService = async (workers: number) =>
     workers,
     port: await freePort(),
     cpus: workers === 1 ? '0' : '0,1',
+    env: edgeEnv,
     nodeArgs: profiling('this-tree'),
   })
 const compared = args.compare ? treeAtCommit(args.compare) : undefined
@@ -129,6 +139,7 @@ const startCompared = async () =>
     cpus: '0',
     checkout: compared!.dir,
     name: comparedName,
+    env: edgeEnv,
     nodeArgs: profiling('compared'),
   })
 const startBaseline = async (tickStream = false) =>
