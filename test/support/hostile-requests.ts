@@ -60,6 +60,9 @@ export const MAX_FRAMED_HEAD_BYTES = 120_000
  */
 export const LONG_HEAD_BYTES = 4096
 
+/** A field line as RFC 9112 section 5 spells it: a token, then a colon (uWebSockets.js answers a line without one 400). */
+const FIELD_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+:/
+
 const TRADERS = ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8', '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC']
 const symbol = fc.constantFrom(...PAIRS.map((pair) => pair.symbol))
 
@@ -297,6 +300,10 @@ export const hostileRequest: fc.Arbitrary<HostileRequest> = fc
     // control bytes in the request line or a header (other than the line breaks) break the framing too
     // eslint-disable-next-line no-control-regex -- control bytes are what this looks for
     if (/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]|\r(?!\n)|(?<!\r)\n/.test(head_.toString('latin1'))) framed = false
+    // so does a CRLF inside a value (one grapheme, or two code points whose low bytes are CR and LF): it starts a
+    // line that is not `name: value`, or an empty line that ends the head early
+    const fieldLines = head_.toString('latin1').split('\r\n').slice(1, -2)
+    if (!fieldLines.every((fieldLine) => FIELD_LINE.test(fieldLine))) framed = false
     // uWebSockets.js v20.30 resets a connection whose request head passes about 128 KB (v20.57 answers 431)
     if (head_.length > MAX_FRAMED_HEAD_BYTES) framed = false
     const longHead = head_.length > LONG_HEAD_BYTES
