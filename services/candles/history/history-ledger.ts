@@ -71,25 +71,35 @@ export function redisHistoryLedger(options: {
     const lock = `${keyPrefix}:call:${key}`
     const outcome = `${lock}:outcome`
     const token = randomUUID()
-    for (;;) {
+    /** The outcome a holder wrote, as this caller would have seen it; undefined while there is none. */
+    const sharedOutcome = async (): Promise<{ value: T; sharing: 'cluster' } | undefined> => {
       const written = await run(() => redis.get(outcome))
-      if (written !== null) {
-        const parsed = JSON.parse(written) as { value?: T; failure?: unknown }
-        if ('failure' in parsed) throw failures.decode(parsed.failure)
-        return { value: parsed.value as T, sharing: 'cluster' }
+      if (written === null) return undefined
+      const parsed = JSON.parse(written) as { value?: T; failure?: unknown }
+      if ('failure' in parsed) throw failures.decode(parsed.failure)
+      return { value: parsed.value as T, sharing: 'cluster' }
+    }
+    const callAndShare = async (): Promise<T> => {
+      try {
+        const value = await call()
+        await run(() => redis.set(outcome, JSON.stringify({ value }), 'PX', OUTCOME_TTL_MS.value))
+        return value
+      } catch (error) {
+        await run(() => redis.set(outcome, JSON.stringify({ failure: failures.encode(error) }), 'PX', OUTCOME_TTL_MS.failure)).catch(
+          () => undefined,
+        )
+        throw error
       }
+    }
+    for (;;) {
+      const shared = await sharedOutcome()
+      if (shared) return shared
       if (signal.aborted) throw abortReason(signal)
       const won = await run(() => redis.set(lock, token, 'PX', OUTCOME_TTL_MS.value, 'NX'))
       if (won === 'OK') {
         try {
-          const value = await call()
-          await run(() => redis.set(outcome, JSON.stringify({ value }), 'PX', OUTCOME_TTL_MS.value))
-          return { value, sharing: 'made' }
-        } catch (error) {
-          await run(() => redis.set(outcome, JSON.stringify({ failure: failures.encode(error) }), 'PX', OUTCOME_TTL_MS.failure)).catch(
-            () => undefined,
-          )
-          throw error
+          // the last holder may have written its outcome and let the lock go between the read above and this lock
+          return (await sharedOutcome()) ?? { value: await callAndShare(), sharing: 'made' }
         } finally {
           await run(() => redis.eval(RELEASE_SCRIPT, 1, lock, token)).catch(() => undefined)
         }

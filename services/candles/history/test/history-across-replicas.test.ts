@@ -5,6 +5,7 @@ import t, { type Test } from 'tap'
 import { Redis } from 'ioredis'
 import { randomUUID } from 'node:crypto'
 import { startHistoryStandin } from '../../../../standins/history/index.ts'
+import { redisHistoryLedger } from '../history-ledger.ts'
 import { readJson } from '../../../../test/support/http.ts'
 import { freePort, startRedis } from '../../../../test/support/servers.ts'
 import { historyFixture, NOW } from './history-fixture.ts'
@@ -58,6 +59,39 @@ t.test('a failure is shared too: one call, every request the same 502', async (t
   )
   t.strictSame(await readJson(responses[9]!), { error: 'the history source answered HTTP 500; retry shortly' })
   t.equal(standin.historyRequests.length, 1)
+})
+
+t.test('a replica whose lock comes just after another let go takes that outcome instead of calling again', async (t) => {
+  const redis = await readyRedis(t)
+  const keyPrefix = `t-${randomUUID()}`
+  // the other replica ends its call between this one's read of the outcome and its lock: writes the outcome, lets go
+  const otherFinishes = new Map([
+    ['fetched', JSON.stringify({ value: [1, 2] })],
+    ['failed', JSON.stringify({ failure: 'the history source answered HTTP 500' })],
+  ])
+  const racing = new Proxy(redis, {
+    get(target, property) {
+      const member = Reflect.get(target, property, target) as unknown
+      if (property !== 'set') return typeof member === 'function' ? member.bind(target) : member
+      return async (key: string, ...rest: Array<string | number>) => {
+        const finished = otherFinishes.get(key.split(':')[2]!)
+        if (rest.includes('NX') && finished !== undefined) await target.set(`${key}:outcome`, finished, 'PX', 5000)
+        return target.set(key, ...(rest as [string, 'PX', number, 'NX']))
+      }
+    },
+  })
+  const ledger = redisHistoryLedger({
+    redis: racing,
+    keyPrefix,
+    failures: { encode: (error) => (error as Error).message, decode: (encoded) => new Error(String(encoded)) },
+  })
+  let calls = 0
+  const call = async () => [++calls]
+  const signal = AbortSignal.timeout(10_000)
+  t.strictSame(await ledger.once('fetched', call, signal), { value: [1, 2], sharing: 'cluster' })
+  await t.rejects(ledger.once('failed', call, signal), { message: 'the history source answered HTTP 500' })
+  t.equal(calls, 0, 'no second call')
+  t.equal(await redis.exists(`${keyPrefix}:call:fetched`, `${keyPrefix}:call:failed`), 0, 'both locks let go')
 })
 
 t.test('what one replica asked about, a replica started later does not ask again', async (t) => {
