@@ -1,5 +1,7 @@
 // What nats-server spends per tick for each way a process can take the ticks off the bus, at one tick rate: its
-// CPU time beside the ticks published, one subscriber, nothing else on the server. The ways:
+// CPU time beside the ticks published, one subscriber, nothing else on the server; and how long each tick takes
+// from its publish to the subscriber's callback (publisher and subscriber share a process, so the clock is one).
+// The ways:
 // - core: a core subscription to the tick subjects and no tick stream (the bare server's bus in bench:stream);
 // - stored: the tick stream without its republish, storing every tick, read by a core subscription;
 // - republishing, read on core: the tick stream as the service makes it (bus/nats-tick-log.ts), storing and
@@ -23,7 +25,8 @@ import { busNames, type BusNames } from '../bus/subjects.ts'
 import { natsTickLog, openTickStream, tickStreamSettings } from '../bus/nats-tick-log.ts'
 import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
 import { loadAverage } from '../loadtest/cpu-meter.ts'
-import { StampedTickPublisher } from '../loadtest/native-stream-client.ts'
+import { latencyHistogram, summarize } from '../loadtest/latency.ts'
+import { microsecondsSinceStamp, StampedTickPublisher } from '../loadtest/native-stream-client.ts'
 import { pinRunning } from '../loadtest/pinning.ts'
 import { listeningPids, totalCpuMs } from '../loadtest/server-processes.ts'
 import { startNats } from '../test/support/servers.ts'
@@ -34,8 +37,8 @@ const command = parseCommandLine({
   usage: 'npm run bench:bus-intake -- [options]',
   summary:
     "nats-server's CPU per tick for each way of taking the ticks off the bus: a core subscription without and with the\n" +
-    "tick stream, the stream's republish (the edge's intake), a push and an ordered consumer, and ticks numbered at ingest.\n" +
-    'Prints a table; writes JSON under bench/results/.',
+    "tick stream, the stream's republish (the edge's intake), a push and an ordered consumer, and ticks numbered at ingest;\n" +
+    'and the latency of each from publish to subscriber. Prints a table; writes JSON under bench/results/.',
   options: {
     rate: { type: 'string', default: '3500', value: 'N', description: 'ticks/s published, round-robin over the pairs' },
     seconds: { type: 'string', default: '10', value: 'S', description: 'seconds measured per way and run' },
@@ -65,8 +68,8 @@ const openAsMade = (names: BusNames) => openTickStream(subscriberConnection, nam
 /** The tick stream storing, without its republish. */
 const addStoringStream = (names: BusNames) => jsm.streams.add(tickStreamSettings(names, STREAM))
 
-/** Takes every tick to `onTick` until the function it returns is called. */
-type Reader = (onTick: () => void) => () => void
+/** Takes every tick's row to `onTick` until the function it returns is called. */
+type Reader = (onTick: (row: Uint8Array) => void) => () => void
 /** How a way's ticks go on the bus: what the publisher calls in place of its connection's own publish. */
 type Publishing = Pick<NatsConnection, 'publish' | 'flush'>
 /** A way set up: how its subscriber reads and, where it differs from a plain publish, how its ticks are published. */
@@ -78,7 +81,7 @@ interface Setup {
 const onSubject =
   (subject: string): Reader =>
   (onTick) => {
-    const subscription = subscriberConnection.subscribe(subject, { callback: () => onTick() })
+    const subscription = subscriberConnection.subscribe(subject, { callback: (_, message) => onTick(message.data) })
     return () => subscription.unsubscribe()
   }
 
@@ -120,7 +123,7 @@ const ways: Record<string, (names: BusNames) => Promise<Setup>> = {
     const log = natsTickLog(subscriberConnection, names, { epoch: '', windowSeconds: STREAM.windowSeconds })
     return {
       read: (onTick) => {
-        const following = log.follow(onTick)
+        const following = log.follow((tick) => onTick(tick.row))
         return () => following.stop()
       },
     }
@@ -140,7 +143,12 @@ async function measure(way: string, run: number) {
   const names = busNames(namespace)
   const { read, publishing } = await ways[way]!(names)
   let received = 0
-  const stop = read(() => void received++)
+  const latency = latencyHistogram()
+  const stop = read((row) => {
+    received++
+    const microseconds = microsecondsSinceStamp(row)
+    if (microseconds !== undefined) latency.recordValue(Math.max(1, microseconds))
+  })
   await subscriberConnection.flush()
   const publisher = new StampedTickPublisher(publishing ?? publisherConnection, namespace)
   progress(`run ${run}: ${way}, ${rate} ticks/s for ${measureMs / 1000} s`)
@@ -165,6 +173,8 @@ async function measure(way: string, run: number) {
     refused,
     'nats-server CPU %': Math.round((cpuMs / elapsedMs) * 1000) / 10,
     'nats-server µs per tick': Math.round((cpuMs * 1000) / published),
+    'p50 ms': summarize(latency).p50Ms,
+    'p99 ms': summarize(latency).p99Ms,
     // the publisher's share is the same for every way but those numbered at ingest: elsewhere a difference is the subscriber's
     'publisher and subscriber µs per tick': Math.round((own.user + own.system) / published),
   }
@@ -184,6 +194,8 @@ const medians = Object.keys(ways).map((way) => {
     way,
     'median nats-server CPU %': median(mine.map((row) => row['nats-server CPU %'])),
     'median µs per tick': median(mine.map((row) => row['nats-server µs per tick'])),
+    'median p50 ms': median(mine.map((row) => row['p50 ms'])),
+    'median p99 ms': median(mine.map((row) => row['p99 ms'])),
     'median publisher and subscriber µs per tick': median(mine.map((row) => row['publisher and subscriber µs per tick'])),
   }
 })

@@ -201,6 +201,22 @@ function stampedRowParts(rows: StampedRows): Array<[string, string]> {
   })
 }
 
+/** A stamp as the publisher writes it: this process's monotonic clock now, in µs. */
+const stampNow = (): bigint => STAMP_OFFSET_US + process.hrtime.bigint() / 1000n
+
+const TRAILING_STAMP = /"t":(\d+)\}$/
+
+/**
+ * µs from a `trailing` row's stamp to now, read in the process that published it (the stamp is its monotonic
+ * clock); undefined for a row without one.
+ */
+export function microsecondsSinceStamp(row: Uint8Array): number | undefined {
+  const stamp = TRAILING_STAMP.exec(
+    Buffer.from(row.buffer, row.byteOffset, row.byteLength).toString('latin1', Math.max(0, row.byteLength - 24)),
+  )
+  return stamp ? Number(stampNow() - BigInt(stamp[1]!)) : undefined
+}
+
 /** Publishes rows stamped with their publish time (the native client's latency source) on the service's bus. */
 export class StampedTickPublisher {
   private readonly subjects: string[]
@@ -217,7 +233,7 @@ export class StampedTickPublisher {
   }
 
   private publish(pairId: number): void {
-    const stamp = STAMP_OFFSET_US + process.hrtime.bigint() / 1000n
+    const stamp = stampNow()
     const [head, tail] = this.parts[pairId]!
     this.nc.publish(this.subjects[pairId]!, Buffer.from(`${head}${stamp}${tail}`))
   }

@@ -13,7 +13,7 @@ import { freePort, startNats } from '../../test/support/servers.ts'
 import { waitFor } from '../../test/support/wait.ts'
 import { busNames } from '../../bus/subjects.ts'
 import { PAIRS } from '../../schemas/pairs.ts'
-import { buildLoadClient, LoadClient, StampedTickPublisher, type ClientReport } from '../native-stream-client.ts'
+import { buildLoadClient, LoadClient, microsecondsSinceStamp, StampedTickPublisher, type ClientReport } from '../native-stream-client.ts'
 import { NativeStreamSession } from '../native-stream-load.ts'
 
 const nats = await startNats()
@@ -212,6 +212,27 @@ t.test('the slot publisher: whole slots of JSON rows, never more than one per sl
     rows.every((row) => Number.isInteger(JSON.parse(row).t)),
     'every row is JSON with its stamp',
   )
+})
+
+t.test("a stamp read back in the publishing process: the µs from its publish to the reader's callback", async (t) => {
+  const stampsNamespace = `stamps${randomUUID().slice(0, 8)}`
+  const received: Array<{ microseconds: number | undefined; afterPublish: number }> = []
+  let publishedAt = 0
+  const subscription = nc.subscribe(busNames(stampsNamespace).allTicks, {
+    callback: (_error, message) =>
+      void received.push({ microseconds: microsecondsSinceStamp(message.data), afterPublish: (performance.now() - publishedAt) * 1000 }),
+  })
+  t.teardown(() => subscription.unsubscribe())
+  await nc.flush()
+  publishedAt = performance.now()
+  await new StampedTickPublisher(nc, stampsNamespace).warm()
+  await waitFor(() => received.length === PAIRS.length, { what: 'a row of every pair' })
+  for (const { microseconds, afterPublish } of received) {
+    t.ok(microseconds !== undefined && microseconds >= 0, 'a stamp in every row')
+    // the stamp is taken after the first publish's start and read before the callback's own clock reading
+    t.ok(microseconds! <= afterPublish + 1, `at most the time since the publish began (${microseconds} µs, ${afterPublish} µs)`)
+  }
+  t.equal(microsecondsSinceStamp(Buffer.from('{"pair":"BTC-USD","bid":1}')), undefined, 'a row without a stamp has none')
 })
 
 t.test('reconnecting with backoff: refusals of the admission rate are waited out until every connection has its snapshot', async (t) => {
