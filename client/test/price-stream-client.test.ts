@@ -19,7 +19,8 @@ const next = <E extends keyof PriceStreamEvents>(client: PriceStreamClient, even
   )
 
 t.test('baselines from the snapshot, follows ticks, and takes a conflation gap with the rows that follow it', async (t) => {
-  // a zero fan-out slice makes ticks published together conflate, so the server sends a gap
+  // a zero fan-out slice makes ticks published together conflate past the first whole write (32 frames), so the
+  // server sends a gap
   const edge = await startTestEdge({ env: { STREAM_FANOUT_SLICE_MS: '0' } })
   t.teardown(edge.stop)
   edge.bus.publishTick('ETH-USD', rowBytes(priceRow('ETH-USD', { mid: 3000 })))
@@ -35,8 +36,9 @@ t.test('baselines from the snapshot, follows ticks, and takes a conflation gap w
   const losses: Loss[] = []
   client.on('loss', (loss) => losses.push(loss))
 
+  const fillers = Array.from({ length: 31 }, (_, index) => priceRow('SOL-USD', { mid: 100 + index }))
   const rows = [1, 2, 3, 4].map((mid) => priceRow('BTC-USD', { mid }))
-  for (const row of rows) edge.bus.publishTick(row.pair, rowBytes(row))
+  for (const row of [...fillers, ...rows]) edge.bus.publishTick(row.pair, rowBytes(row))
   await waitFor(() => client.prices.get('BTC-USD')?.mid === 4, { what: 'the latest BTC row' })
   t.same(losses, [{ reason: 'gap', dropped: 2 }], 'the gap, and no unexplained seq jump after it')
   t.equal(client.prices.get('ETH-USD')?.mid, 3000)

@@ -18,7 +18,7 @@ import { WindowBatches } from './window-batches.ts'
  */
 const CONNECTION_TOPIC = 'connection'
 /** uWebSockets.js queues at most this many published frames per socket before writing them out */
-const TOPIC_QUEUE_FRAMES = 32
+export const TOPIC_QUEUE_FRAMES = 32
 /**
  * At real time a batch holding this many bytes goes out before the next tick is added: uWS may hold 32 frames queued
  * for a socket of a topic, so a batch topic's connections stay shared only while 32 batches, and what a scan lets

@@ -5,6 +5,11 @@ export interface FanOutOptions {
   /** how long fan-out may send in one turn of the event loop; the rest of that turn's ticks conflate */
   sliceMs: number
   /**
+   * how many frames queued for a socket uWebSockets.js writes at once (it writes what is left at the end of each
+   * turn): past the slice, a turn sends on in order until a connection taking every pair has whole writes queued
+   */
+  framesPerWrite: number
+  /**
    * sends one tick to every connection that wants the pair; `droppedBefore` ticks of it were conflated away
    * (`conflated`: the connections that receive every pair have been told in `announceConflation`) or never
    * reached this edge (it was off the bus)
@@ -18,8 +23,9 @@ export interface FanOutOptions {
   /** conflated ticks are about to go out, `dropped` of them having been superseded across pairs */
   announceConflation(dropped: number): void
   /**
-   * the ticks sent together have all been delivered: a read's (those of it sent before the slice ran out), or the
-   * conflated latest at a turn's end; told within the same turn of the event loop as the read's own deliveries
+   * the ticks sent together have all been delivered: a read's (those of it sent before the slice ran out, after the
+   * conflated latest of the turn before when it left some), or, when no read followed, that conflated latest alone;
+   * told within the same turn of the event loop as the deliveries
    */
   sentTogether(): void
 }
@@ -43,11 +49,17 @@ export interface FanOut {
  * out together once it is parsed, in arrival order: every frame published before uWebSockets.js's
  * end-of-turn write leaves in one send per socket, where frames published on either side of it would cost
  * each socket two. Once sending has taken `sliceMs` in a turn of the event loop, the process is falling
- * behind and ticks conflate to the latest row per pair, preceded by a gap for what was superseded: the rest
- * of the read being sent goes out so at once, and later reads of that turn wait, at no cost, for its end;
- * the latest ticks go out in position order, so a cursor taken from any frame is a place to resume from.
- * Taking a tick off the bus stays cheap however far behind the process is, so latency stays bounded
- * instead of piling up in the bus client and the event loop.
+ * behind and ticks conflate to the latest row per pair, preceded by a gap for what was superseded: the turn
+ * sends on in order only until its last write is full, and the rest of its ticks wait, at no cost, for the
+ * next turn, where they go out first; the latest ticks go out in position order, so a cursor taken from any
+ * frame is a place to resume from. Taking a tick off the bus stays cheap however far behind the process is, so
+ * latency stays bounded instead of piling up in the bus client and the event loop.
+ *
+ * uWS writes what is queued for a socket `framesPerWrite` frames at a time, what is left at the end of each turn
+ * (just before `setImmediate`'s callbacks), and again at the start of the next (before the poll for reads). A
+ * falling-behind turn that stops on a whole write, and conflated ticks published ahead of the next turn's first
+ * read instead of from `setImmediate`, leave no short write between full ones. When no read comes in the next
+ * turn, the waiting ticks go out at its end.
  */
 export function createFanOut(options: FanOutOptions): FanOut {
   const { published } = options
@@ -58,18 +70,29 @@ export function createFanOut(options: FanOutOptions): FanOut {
   let waiting: Arrival[] = []
   const latest = new Array<Arrival | undefined>(received.length)
   let turnStartedAt: number | undefined
+  // frames queued this turn for a connection taking every pair: each tick's, a gap before one the edge never
+  // received, a gap before conflated ticks
+  let framesThisTurn = 0
+  // the waiting ticks are a turn's that has ended: they go out ahead of the next read
+  let carriedOver = false
   let stopped = false
 
   const send = (tick: Arrival, conflated = false) => {
     const { pairId, seq, row, position } = tick
-    options.deliver(tick, seq - published.seq[pairId]! - 1, conflated)
+    const droppedBefore = seq - published.seq[pairId]! - 1
+    options.deliver(tick, droppedBefore, conflated)
+    framesThisTurn += droppedBefore > 0 && !conflated ? 2 : 1
     // recorded after delivery, so a connection cut off during it still counts this tick as missed
     published.record(pairId, seq, row, position)
     options.sent(tick)
   }
-  const inSlice = () => performance.now() - turnStartedAt! < options.sliceMs
+  /** while the turn's slice lasts, and past it until the last write is full */
+  const maySend = () => performance.now() - turnStartedAt! < options.sliceMs || framesThisTurn % options.framesPerWrite !== 0
 
-  /** Sends a read's ticks in order while the turn's slice lasts (a turn's first tick always), the rest conflated. */
+  /**
+   * Sends a read's ticks in order while it may (a turn's first tick always), after the ticks a turn before left
+   * waiting; the rest wait for the next turn.
+   */
   function flush() {
     const batch = arrivals
     arrivals = []
@@ -77,24 +100,33 @@ export function createFanOut(options: FanOutOptions): FanOut {
     let next = 0
     if (turnStartedAt === undefined) {
       turnStartedAt = performance.now()
+      framesThisTurn = 0
       setImmediate(endOfTurn)
+      if (carriedOver) {
+        carriedOver = false
+        sendWaiting()
+      }
       send(batch[next++]!)
-    } else if (!inSlice()) {
-      // an earlier read spent this turn's slice: this one waits for the end of the turn
+    } else if (!maySend()) {
       for (const arrival of batch) wait(arrival)
       return
     }
-    while (next < batch.length && inSlice()) send(batch[next++]!)
-    if (next < batch.length) {
-      for (; next < batch.length; next++) wait(batch[next]!)
-      sendWaiting()
-    }
+    while (next < batch.length && maySend()) send(batch[next++]!)
+    for (; next < batch.length; next++) wait(batch[next]!)
     options.sentTogether()
   }
 
   function endOfTurn() {
     turnStartedAt = undefined
     if (stopped || waiting.length === 0) return
+    carriedOver = true
+    setImmediate(sendCarriedOver)
+  }
+
+  /** At the end of the turn after theirs: the waiting ticks no read took along. */
+  function sendCarriedOver() {
+    if (stopped || !carriedOver) return
+    carriedOver = false
     sendWaiting()
     options.sentTogether()
   }
@@ -110,7 +142,10 @@ export function createFanOut(options: FanOutOptions): FanOut {
     waiting = []
     let dropped = 0
     for (const arrival of batch) if (latest[arrival.pairId] === arrival) dropped += arrival.seq - published.seq[arrival.pairId]! - 1
-    if (dropped > 0) options.announceConflation(dropped)
+    if (dropped > 0) {
+      options.announceConflation(dropped)
+      framesThisTurn++
+    }
     for (const arrival of batch) {
       if (latest[arrival.pairId] !== arrival) options.sent(arrival)
       else {

@@ -14,6 +14,7 @@ import type { Materializer } from '../snapshot/materializer.ts'
 import { compressesTicks } from './compression.ts'
 import { connectionReplay } from './connection-replay.ts'
 import { formatCursor } from './cursor.ts'
+import { TOPIC_QUEUE_FRAMES } from './delivery.ts'
 import { createFanOut, type Arrival, type FanOut } from './fan-out.ts'
 import type { PriceChannel } from './price-channel.ts'
 import { priceEventStreams } from './price-event-streams.ts'
@@ -106,6 +107,7 @@ export function startPriceStream(options: PriceStreamOptions): PriceStream {
     fanOut = createFanOut({
       published,
       sliceMs: config.STREAM_FANOUT_SLICE_MS,
+      framesPerWrite: TOPIC_QUEUE_FRAMES,
       deliver(tick, droppedBefore, conflated) {
         lanes.deliverTick(tick, droppedBefore, conflated)
       },

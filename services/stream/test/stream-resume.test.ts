@@ -62,27 +62,28 @@ t.test('a resume gets exactly the ticks a control connection received after its 
 })
 
 t.test('a resume replays the ticks that conflated away from live connections while the edge fell behind', async (t) => {
-  // a slice of 0: past the first tick of a read, the rest of it conflates to the latest row per pair
+  // a slice of 0: past the first whole write (32 frames) of a read, the rest of it conflates to the latest row per pair
   const edge = await startTestEdge({ env: { STREAM_FANOUT_SLICE_MS: '0' } })
   const publish = roundRobinPublisher(edge.bus)
   t.teardown(edge.stop)
   const live = await openRawFrames(`${edge.streamUrl}?${FILTER}&cursor=true`)
   t.teardown(() => live.socket.terminate())
   const snapshot = (await live.frames.waitFor((frame) => frame.json.type === 'snapshot', 'snapshot')).json
-  publish(30) // 20 of the filter's pairs, in one read
+  // in one read, 42 of them of the filter's pairs: the first 32 fill a write (22 of the filter's), the other 30 conflate
+  publish(62)
   await live.frames.waitFor((frame) => frame.json.type === 'gap', 'the gap for the conflated ticks')
-  await untilTicks(live.frames, 3)
+  await untilTicks(live.frames, 24)
   const liveTicks = live.frames.items.filter((frame) => frame.json.type === 'tick')
-  t.equal(liveTicks.length, 3, 'live: the first tick, then the latest of each filtered pair')
+  t.equal(liveTicks.length, 24, "live: the filter's ticks of the first write, then the latest of each filtered pair")
 
   const back = await openRawFrames(`${edge.streamUrl}?${FILTER}&from=${snapshot.cursor}`)
   t.teardown(() => back.socket.terminate())
-  await untilTicks(back.frames, 20)
+  await untilTicks(back.frames, 42)
   t.same(back.frames.items[0]!.json, { type: 'resumed', recovered: true, cursor: snapshot.cursor })
   const replayed = back.frames.items.slice(1)
   t.same(
     replayed.map((frame) => [frame.json.type, frame.json.data.pair, frame.json.seq]),
-    Array.from({ length: 20 }, (_, index) => {
+    Array.from({ length: 42 }, (_, index) => {
       const pair = RESUME_PAIRS_IN_FILTER[index % 2]!
       return ['tick', pair, snapshot.seq[pair] + 1 + Math.floor(index / 2)]
     }),

@@ -86,7 +86,8 @@ t.test(
 )
 
 t.test('when fan-out falls behind, waiting ticks conflate to the latest row per pair, with a gap for what was superseded', async (t) => {
-  // a zero slice: only the first tick of a turn goes out at once; the others wait for the end of the turn
+  // a zero slice: a turn sends in order only until a connection taking every pair has a whole write (32 frames)
+  // queued; the rest waits for the next turn
   const edge = await startTestEdge({ env: { STREAM_FANOUT_SLICE_MS: '0' } })
   t.teardown(edge.stop)
   const everything = await openStream(edge.streamUrl)
@@ -95,6 +96,8 @@ t.test('when fan-out falls behind, waiting ticks conflate to the latest row per 
   t.teardown(() => (everything.socket.terminate(), ethOnly.socket.terminate(), btcOnly.socket.terminate()))
   for (const client of [everything, ethOnly, btcOnly]) await client.messages.waitFor((message) => message.type === 'snapshot', 'snapshot')
 
+  const fillers = Array.from({ length: 31 }, (_, index) => priceRow('SOL-USD', { mid: 100 + index }))
+  for (const row of fillers) edge.bus.publishTick(row.pair, rowBytes(row))
   const rows = [
     priceRow('BTC-USD', { mid: 1 }),
     priceRow('ETH-USD', { mid: 2 }),
@@ -107,9 +110,10 @@ t.test('when fan-out falls behind, waiting ticks conflate to the latest row per 
   await btcOnly.messages.waitFor((message) => message.data?.mid === 5, 'the latest BTC row')
   await ethOnly.messages.waitFor((message) => message.data?.mid === 2, 'the ETH row')
 
-  // BTC 1 goes out at once; ETH and BTC wait, BTC 3 and 4 are superseded by 5, and the waiting rows go
-  // out together after one gap for connections that receive every pair
+  // SOL 1-31 and BTC 1 fill a write and go out at once; ETH and BTC wait, BTC 3 and 4 are superseded by 5, and
+  // the waiting rows go out together after one gap for connections that receive every pair
   t.same(everything.messages.items.slice(1), [
+    ...fillers.map((row, index) => ({ type: 'tick', seq: index + 1, data: row })),
     { type: 'tick', seq: 1, data: rows[0] },
     { type: 'gap', dropped: 2 },
     { type: 'tick', seq: 1, data: rows[1] },
