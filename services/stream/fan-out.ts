@@ -73,8 +73,6 @@ export function createFanOut(options: FanOutOptions): FanOut {
   // frames queued this turn for a connection taking every pair: each tick's, a gap before one the edge never
   // received, a gap before conflated ticks
   let framesThisTurn = 0
-  // the waiting ticks are a turn's that has ended: they go out ahead of the next read
-  let carriedOver = false
   let stopped = false
 
   const send = (tick: Arrival, conflated = false) => {
@@ -102,10 +100,8 @@ export function createFanOut(options: FanOutOptions): FanOut {
       turnStartedAt = performance.now()
       framesThisTurn = 0
       setImmediate(endOfTurn)
-      if (carriedOver) {
-        carriedOver = false
-        sendWaiting()
-      }
+      // ticks waiting when a turn starts are an ended turn's: they go out ahead of this read
+      if (waiting.length > 0) sendWaiting()
       send(batch[next++]!)
     } else if (!maySend()) {
       for (const arrival of batch) wait(arrival)
@@ -119,14 +115,12 @@ export function createFanOut(options: FanOutOptions): FanOut {
   function endOfTurn() {
     turnStartedAt = undefined
     if (stopped || waiting.length === 0) return
-    carriedOver = true
-    setImmediate(sendCarriedOver)
+    setImmediate(sendLeftWaiting)
   }
 
-  /** At the end of the turn after theirs: the waiting ticks no read took along. */
-  function sendCarriedOver() {
-    if (stopped || !carriedOver) return
-    carriedOver = false
+  /** At the end of the turn after theirs: the waiting ticks no read took along (a read's turn has started by then). */
+  function sendLeftWaiting() {
+    if (stopped || turnStartedAt !== undefined || waiting.length === 0) return
     sendWaiting()
     options.sentTogether()
   }
