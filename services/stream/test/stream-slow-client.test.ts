@@ -5,6 +5,7 @@ import { bulkyRowBytes, priceRow, rowBytes } from '../../../test/support/price-r
 import { RawStreamClient } from '../../../test/support/raw-ws.ts'
 import { openStream, publishUntilLagging } from '../../../test/support/stream-clients.ts'
 import { waitFor } from '../../../test/support/wait.ts'
+import { TOPIC_QUEUE_FRAMES } from '../delivery.ts'
 
 t.test(
   'a paused reader: ticks above the limit are dropped, and after it resumes a gap with the exact count precedes the next tick',
@@ -96,7 +97,8 @@ t.test('when fan-out falls behind, waiting ticks conflate to the latest row per 
   t.teardown(() => (everything.socket.terminate(), ethOnly.socket.terminate(), btcOnly.socket.terminate()))
   for (const client of [everything, ethOnly, btcOnly]) await client.messages.waitFor((message) => message.type === 'snapshot', 'snapshot')
 
-  const fillers = Array.from({ length: 31 }, (_, index) => priceRow('SOL-USD', { mid: 100 + index }))
+  // one frame short of a whole write, which the next tick fills
+  const fillers = Array.from({ length: TOPIC_QUEUE_FRAMES - 1 }, (_, index) => priceRow('SOL-USD', { mid: 100 + index }))
   for (const row of fillers) edge.bus.publishTick(row.pair, rowBytes(row))
   const rows = [
     priceRow('BTC-USD', { mid: 1 }),
@@ -110,7 +112,7 @@ t.test('when fan-out falls behind, waiting ticks conflate to the latest row per 
   await btcOnly.messages.waitFor((message) => message.data?.mid === 5, 'the latest BTC row')
   await ethOnly.messages.waitFor((message) => message.data?.mid === 2, 'the ETH row')
 
-  // SOL 1-31 and BTC 1 fill a write and go out at once; ETH and BTC wait, BTC 3 and 4 are superseded by 5, and
+  // SOL 1-31 and BTC 1 fill a write (32 frames) and go out at once; ETH and BTC wait, BTC 3 and 4 are superseded by 5, and
   // the waiting rows go out together after one gap for connections that receive every pair
   t.same(everything.messages.items.slice(1), [
     ...fillers.map((row, index) => ({ type: 'tick', seq: index + 1, data: row })),
