@@ -15,8 +15,6 @@
 //        --scenarios throughput,latency,paused --bare-on-tick-stream]
 // With --bare-on-tick-stream the bare server runs a second time, on a bus where its namespace's tick stream stores
 // and republishes every tick as the venue's ingestor has it do: what numbering costs the bus, apart from the edge.
-// Before and after each step the machine's loopback copy rate from CPU 0 to CPU 1 is probed (loopback-probe.ts), so
-// that a step taken while the machine copies slowly shows it.
 import { connect } from '@nats-io/transport-node'
 import { parseCommandLine, progressReporter } from '../kit/command-line.ts'
 import { PAIRS } from '../schemas/pairs.ts'
@@ -32,7 +30,6 @@ import {
   totalRssMb as rssMb,
   totalSystemCpuMs as serverKernelMs,
 } from '../loadtest/server-processes.ts'
-import { loopbackGigabytesPerSecond } from './loopback-probe.ts'
 import { startBaselineServer, startStreamService, type StreamServer } from './stream-servers.ts'
 import { median, printTable, writeFiguresWithLoad } from './report.ts'
 import { treeAtCommit } from './tree-at-commit.ts'
@@ -161,21 +158,12 @@ interface Reading {
   serverCpuMsPerMillion: number
 }
 
-/** every loopback probe of the session, GB/s */
-const probes: number[] = []
-const probeLoopback = async () => {
-  const gigabytesPerSecond = await loopbackGigabytesPerSecond({ senderCpus: '0', ms: 500 })
-  probes.push(gigabytesPerSecond)
-  return gigabytesPerSecond
-}
-
 async function step(server: Server, session: NativeStreamSession, label: Row, rate: number, pairCount?: number) {
   const pids = server.pids()
   progress(`${label.scenario}, run ${label.run}: ${server.name}, ${label.clients} clients at ${rate} ticks/s`)
   // nats-server shares CPU 1 with the load client: what it takes (a tick stream's store, its republish) the client lacks
   const natsPids = listeningPids(nats.port)
   let window = { serverCpuPercent: 0, serverKernelPercent: 0, natsCpuPercent: 0, busy: [] as number[] }
-  const loopbackBefore = await probeLoopback()
   const result: LoadResult = await session.run({
     ticksPerSecond: rate,
     warmupSeconds: warmupMs / 1000,
@@ -196,7 +184,6 @@ async function step(server: Server, session: NativeStreamSession, label: Row, ra
       }
     },
   })
-  const loopbackAfter = await probeLoopback()
   const totals = result.totals as { deliveredPerSecond: number; gaps: number; publisherCpuPercent: number }
   const row: Row = {
     ...label,
@@ -215,7 +202,6 @@ async function step(server: Server, session: NativeStreamSession, label: Row, ra
     'publisher CPU %': totals.publisherCpuPercent,
     'nats-server CPU %': window.natsCpuPercent,
     'CPU0/CPU1 busy %': `${Math.round(window.busy[0]! * 100)}/${Math.round((window.busy[1] ?? 0) * 100)}`,
-    'loopback GB/s before/after': `${loopbackBefore.toFixed(2)}/${loopbackAfter.toFixed(2)}`,
   }
   rows.push(row)
   console.log(
@@ -270,7 +256,7 @@ const SERVER_NAMES: Record<string, string> = { baseline: 'bare uWS', 'baseline-t
 const nameOf = (key: string) => (key === 'compared' ? comparedName! : SERVER_NAMES[key]!)
 /**
  * The servers in run `run`'s order: rotated by one each run, so that no server always follows the same one and, with
- * three or more, none runs twice in a row (the machine's slow stretches last up to tens of seconds).
+ * three or more, none runs twice in a row (a machine's slow stretches can last tens of seconds).
  */
 const inTurn = (run: number) => servers.map((_, index) => servers[(index + run - 1) % servers.length]!)
 
@@ -447,7 +433,6 @@ try {
   if (scenarios.has('paused') && pausedRuns > 0) await paused()
   printTable(rows)
   results.comparisons = comparisons()
-  if (probes.length > 0) results.loopbackProbeGBps = { median: median(probes), lowest: Math.min(...probes), highest: Math.max(...probes) }
   console.log(JSON.stringify(results, null, 2))
   const figures = { rows, results, clients, rates, runs, measureMs, warmupMs, formats, compared: compared?.commit }
   writeFiguresWithLoad('stream', figures, loadBefore)
