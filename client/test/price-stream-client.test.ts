@@ -5,9 +5,8 @@ import { readJson } from '../../test/support/http.ts'
 import { bulkyRowBytes, priceRow, rowBytes } from '../../test/support/price-rows.ts'
 import { freePort } from '../../test/support/servers.ts'
 import { openRawFrames, untilTicks } from '../../test/support/resume-clients.ts'
-import { publishUntilLagging } from '../../test/support/stream-clients.ts'
+import { publishUntilLagging, rowsShortOfAWholeWrite } from '../../test/support/stream-clients.ts'
 import { withDeadline, waitFor } from '../../test/support/wait.ts'
-import { TOPIC_QUEUE_FRAMES } from '../../services/stream/delivery.ts'
 import { nodeSocket } from '../src/node.ts'
 import { PriceStreamClient, StreamRequestError, type Loss, type PriceStreamEvents } from '../src/price-stream-client.ts'
 
@@ -38,7 +37,7 @@ t.test('baselines from the snapshot, follows ticks, and takes a conflation gap w
   client.on('loss', (loss) => losses.push(loss))
 
   // one frame short of a whole write, which the next tick fills
-  const fillers = Array.from({ length: TOPIC_QUEUE_FRAMES - 1 }, (_, index) => priceRow('SOL-USD', { mid: 100 + index }))
+  const fillers = rowsShortOfAWholeWrite()
   const rows = [1, 2, 3, 4].map((mid) => priceRow('BTC-USD', { mid }))
   for (const row of [...fillers, ...rows]) edge.bus.publishTick(row.pair, rowBytes(row))
   await waitFor(() => client.prices.get('BTC-USD')?.mid === 4, { what: 'the latest BTC row' })

@@ -1,8 +1,17 @@
 import WebSocket from 'ws'
+import { TOPIC_QUEUE_FRAMES } from '../../services/stream/delivery.ts'
 import type { TestEdge } from './edge-harness.ts'
 import { MessageLog } from './message-log.ts'
+import { priceRow } from './price-rows.ts'
 import { metricValue } from './metrics.ts'
 import { EVENT_DEADLINE_MS, waitFor, withDeadline } from './wait.ts'
+
+/**
+ * SOL-USD rows one frame short of a whole write of uWebSockets.js (32 frames queued for a socket): published first on
+ * an edge with a zero fan-out slice, they and the tick after them go out at once, and the ticks after that conflate.
+ */
+export const rowsShortOfAWholeWrite = () =>
+  Array.from({ length: TOPIC_QUEUE_FRAMES - 1 }, (_, index) => priceRow('SOL-USD', { mid: 100 + index }))
 
 /** A stream connection through the `ws` package that records every frame as parsed JSON. */
 export interface TestStreamClient {

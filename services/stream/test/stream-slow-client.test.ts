@@ -3,9 +3,8 @@ import { startTestEdge } from '../../../test/support/edge-harness.ts'
 import { metricValue } from '../../../test/support/metrics.ts'
 import { bulkyRowBytes, priceRow, rowBytes } from '../../../test/support/price-rows.ts'
 import { RawStreamClient } from '../../../test/support/raw-ws.ts'
-import { openStream, publishUntilLagging } from '../../../test/support/stream-clients.ts'
+import { openStream, publishUntilLagging, rowsShortOfAWholeWrite } from '../../../test/support/stream-clients.ts'
 import { waitFor } from '../../../test/support/wait.ts'
-import { TOPIC_QUEUE_FRAMES } from '../delivery.ts'
 
 t.test(
   'a paused reader: ticks above the limit are dropped, and after it resumes a gap with the exact count precedes the next tick',
@@ -98,7 +97,7 @@ t.test('when fan-out falls behind, waiting ticks conflate to the latest row per 
   for (const client of [everything, ethOnly, btcOnly]) await client.messages.waitFor((message) => message.type === 'snapshot', 'snapshot')
 
   // one frame short of a whole write, which the next tick fills
-  const fillers = Array.from({ length: TOPIC_QUEUE_FRAMES - 1 }, (_, index) => priceRow('SOL-USD', { mid: 100 + index }))
+  const fillers = rowsShortOfAWholeWrite()
   for (const row of fillers) edge.bus.publishTick(row.pair, rowBytes(row))
   const rows = [
     priceRow('BTC-USD', { mid: 1 }),
