@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import { hotHistogram } from './hot-histogram.ts'
+import { hotLabelledCounter } from './hot-labelled-counter.ts'
 
 /** Every Prometheus metric of the process, named in one place and served at /metrics. */
 export function createMetrics() {
@@ -152,11 +153,11 @@ export function createMetrics() {
       help: 'Bytes waiting in the server for stream clients, sampled every second',
       registers,
     }),
-    streamFrames: new Counter({
+    streamFrames: hotLabelledCounter({
       name: 'venue_stream_frames_total',
       help: 'Frames sent to stream clients (one per frame per client), by type and by the rate the clients asked for (real_time, fixed_rate@<n>ms)',
       labelNames: ['type', 'rate'],
-      registers,
+      registry,
     }),
     streamDroppedTicks: new Counter({
       name: 'venue_stream_dropped_ticks_total',
