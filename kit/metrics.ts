@@ -9,11 +9,11 @@ export function createMetrics() {
   const registers = [registry]
   return {
     registry,
-    ticksIngested: new Counter({
+    ticksIngested: hotLabelledCounter({
       name: 'venue_ticks_ingested_total',
       help: 'Upstream quotes normalised and published to the bus',
       labelNames: ['source'],
-      registers,
+      registry,
     }),
     ticksDropped: new Counter({
       name: 'venue_ticks_dropped_total',
@@ -48,10 +48,11 @@ export function createMetrics() {
       help: 'Configured feed ids Hermes does not know (their pairs get no prices)',
       registers,
     }),
-    ticksReceived: new Counter({
+    ticksReceived: hotLabelledCounter({
       name: 'venue_ticks_received_total',
       help: 'Ticks received from the bus by the snapshot materializer',
-      registers,
+      labelNames: [],
+      registry,
     }),
     pricedPairs: new Gauge({ name: 'venue_priced_pairs', help: 'Pairs with a price in the snapshot', registers }),
     busConnected: new Gauge({ name: 'venue_bus_connected', help: '1 while the bus is reachable', registers }),
@@ -65,11 +66,11 @@ export function createMetrics() {
       help: 'When the last tick reached this edge (Unix seconds; 0 before the first); sampled every second',
       registers,
     }),
-    httpRequests: new Counter({
+    httpRequests: hotLabelledCounter({
       name: 'venue_http_requests_total',
       help: 'HTTP responses by route and status',
       labelNames: ['route', 'status'],
-      registers,
+      registry,
     }),
     httpDuration: hotHistogram({
       name: 'venue_http_request_duration_seconds',
@@ -84,11 +85,11 @@ export function createMetrics() {
       labelNames: ['coding'],
       registers,
     }),
-    candleTicks: new Counter({
+    candleTicks: hotLabelledCounter({
       name: 'venue_candle_ticks_total',
       help: 'Ticks received by the candle writer, by outcome (folded, malformed, unlisted_pair)',
       labelNames: ['outcome'],
-      registers,
+      registry,
     }),
     candleWriteFailures: new Counter({
       name: 'venue_candle_write_failures_total',

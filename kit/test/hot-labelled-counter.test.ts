@@ -24,6 +24,15 @@ t.test('exposes what prom-client exposes for the same increments', async (t) => 
   t.match(await ours.metrics(), 'x_total{type="tick",rate="real_time"} 1001\n')
 })
 
+t.test('without labels, one series, as prom-client exposes it', async (t) => {
+  const ours = new Registry()
+  const theirs = new Registry()
+  hotLabelledCounter({ name: 'w_total', help: 'w', labelNames: [], registry: ours }).labels().inc(5)
+  new Counter({ name: 'w_total', help: 'w', registers: [theirs] }).inc(5)
+  t.equal(await ours.metrics(), await theirs.metrics())
+  t.match(await ours.metrics(), '\nw_total 5\n')
+})
+
 t.test('a series held by its caller counts exactly, read at any moment', async (t) => {
   const registry = new Registry()
   const hot = hotLabelledCounter({ name: 'y_total', help: 'y', labelNames: ['type', 'rate'], registry })

@@ -1,4 +1,3 @@
-import { hotCounter } from '../../kit/hot-counter.ts'
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
 import type { PriceBus } from '../../bus/price-bus.ts'
@@ -35,8 +34,7 @@ export function startCandleWriter(options: CandleWriterOptions): CandleWriter {
   const log = options.logger.child({ module: 'candle-writer' })
   const warn = throttledWarning(log, 'candle store write failed, will retry')
   const counted = (outcome: string) => options.metrics.candleTicks.labels(outcome)
-  const folded = hotCounter(counted('folded'))
-  const [malformed, unlisted] = [counted('malformed'), counted('unlisted_pair')]
+  const [folded, malformed, unlisted] = [counted('folded'), counted('malformed'), counted('unlisted_pair')]
   /** pair → minute → the candle folded since the last flush */
   let pending = new Map<string, Map<number, Candle>>()
   let writing: Promise<void> | undefined
@@ -98,7 +96,6 @@ export function startCandleWriter(options: CandleWriterOptions): CandleWriter {
     async stop() {
       unsubscribe()
       clearInterval(timer)
-      folded.stop()
       await flush()
       const unwritten = [...pending.values()].reduce((sum, minutes) => sum + minutes.size, 0)
       if (unwritten > 0) log.error({ unwritten }, 'candle writer stopped with minute candles it could not write')

@@ -1,4 +1,3 @@
-import { hotCounter } from '../../kit/hot-counter.ts'
 import type { Metrics } from '../../kit/metrics.ts'
 
 /** A route's request counter per status and its duration histogram, resolved once per route name. */
@@ -17,8 +16,7 @@ export class RouteMetrics {
   count(status: number, startedAt: number): void {
     let counter = this.byStatus.get(status)
     if (!counter) {
-      // counted in a plain number, handed to prom-client once a second: a labelled increment hashes its labels
-      counter = hotCounter(this.metrics.httpRequests.labels(this.routeName, String(status)))
+      counter = this.metrics.httpRequests.labels(this.routeName, String(status))
       this.byStatus.set(status, counter)
     }
     counter.inc()

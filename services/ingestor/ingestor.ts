@@ -1,7 +1,6 @@
 import type { Logger } from '../../kit/logger.ts'
 import type { Metrics } from '../../kit/metrics.ts'
 import type { PriceBus } from '../../bus/price-bus.ts'
-import { hotCounter } from '../../kit/hot-counter.ts'
 import { throttledWarning } from '../../kit/throttled-warning.ts'
 import type { PriceRow } from '../../schemas/price.ts'
 import { nextChangeOrNever, type MarketClock } from '../market-hours/market-clock.ts'
@@ -33,7 +32,7 @@ export function startIngestor(deps: IngestorDeps): Ingestor {
   const now = deps.now ?? Date.now
   const log = deps.logger.child({ module: 'ingestor', source: deps.source.name })
   const warnDropped = throttledWarning(log, 'upstream data dropped')
-  const ingested = hotCounter(deps.metrics.ticksIngested.labels(deps.source.name))
+  const ingested = deps.metrics.ticksIngested.labels(deps.source.name)
   const lastQuote = new Map<number, UpstreamQuote>()
   const nextFlagChange = new Map<number, number>()
 
@@ -79,7 +78,6 @@ export function startIngestor(deps: IngestorDeps): Ingestor {
     async stop() {
       clearInterval(flagTimer)
       await deps.source.stop()
-      ingested.stop()
       await deps.bus.flush()
       log.info('ingestor stopped')
     },

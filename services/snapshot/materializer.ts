@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { hotCounter } from '../../kit/hot-counter.ts'
 import { retriedAtStart } from '../../kit/retried-at-start.ts'
 import { throttledWarning } from '../../kit/throttled-warning.ts'
 import type { Logger } from '../../kit/logger.ts'
@@ -63,7 +62,7 @@ export async function startMaterializer(options: MaterializerOptions): Promise<M
     for (const listener of listeners) listener(pair, bytes)
   }
 
-  const received = hotCounter(options.metrics.ticksReceived)
+  const received = options.metrics.ticksReceived.labels()
   // subscribe before reading the store, so no tick falls between the two
   const unsubscribe = options.bus.subscribeTicks((pair, row, seq) => {
     received.inc()
@@ -147,7 +146,6 @@ export async function startMaterializer(options: MaterializerOptions): Promise<M
       rereads.stop()
       clearInterval(sampler)
       unsubscribe()
-      received.stop()
       stopWatching()
       listeners.clear()
     },
