@@ -17,10 +17,11 @@ export interface HotCounterSeries {
 }
 
 /**
- * A labelled Prometheus counter for a hot path (every frame a stream edge publishes): an increment is one addition
- * to a plain number, read by the registry only when /metrics is scraped, so the count is exact at every read.
- * prom-client's own labelled `inc` builds a label object and hashes it on every call, a cost of its own in each
- * tick. The exposition is the same as prom-client's counter's.
+ * A labelled Prometheus counter for a hot path (every tick, stream frame or HTTP response): an increment is one
+ * addition to a plain number, read by the registry only when /metrics is scraped, so the count is exact at every
+ * read. prom-client's own labelled `inc` builds a label object and hashes it on every call, a cost of its own in
+ * each tick. The exposition is the same as prom-client's counter's, except that a series is exposed (at 0) from the
+ * moment its caller asks for it, and a reset zeroes the series rather than dropping them, since callers hold them.
  */
 export function hotLabelledCounter<Name extends string>(
   options: HotLabelledCounterOptions<Name>,
