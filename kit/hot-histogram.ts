@@ -1,4 +1,5 @@
-import type { Metric, Registry } from 'prom-client'
+import type { Registry } from 'prom-client'
+import { registerScrapedMetric, type ScrapedSample } from './scraped-metric.ts'
 
 export interface HotHistogramOptions {
   name: string
@@ -25,14 +26,10 @@ export function hotHistogram(options: HotHistogramOptions): { labels(value: stri
   const { name, labelName, buckets } = options
   const series = new Map<string, { counts: Float64Array; sum: number; count: number }>()
 
-  const metric = {
-    name,
-    help: options.help,
-    type: 'histogram',
-    aggregator: 'sum',
-    /** what prom-client's registry reads from a metric at scrape time */
-    get() {
-      const values: Array<{ metricName: string; labels: Record<string, string | number>; value: number }> = []
+  registerScrapedMetric(
+    { name, help: options.help, type: 'histogram', registry: options.registry },
+    () => {
+      const values: ScrapedSample[] = []
       for (const [label, { counts, sum, count }] of series) {
         let cumulative = 0
         buckets.forEach((bound, index) => {
@@ -43,13 +40,10 @@ export function hotHistogram(options: HotHistogramOptions): { labels(value: stri
         values.push({ metricName: `${name}_sum`, labels: { [labelName]: label }, value: sum })
         values.push({ metricName: `${name}_count`, labels: { [labelName]: label }, value: count })
       }
-      return Promise.resolve({ name, help: options.help, type: 'histogram', aggregator: 'sum', values })
+      return values
     },
-    reset() {
-      series.clear()
-    },
-  }
-  options.registry.registerMetric(metric as unknown as Metric)
+    () => series.clear(),
+  )
 
   return {
     labels(label) {

@@ -1,4 +1,5 @@
-import type { Metric, Registry } from 'prom-client'
+import type { Registry } from 'prom-client'
+import { registerScrapedMetric } from './scraped-metric.ts'
 
 export interface HotLabelledCounterOptions<Name extends string> {
   name: string
@@ -29,24 +30,16 @@ export function hotLabelledCounter<Name extends string>(
   const { name, help, labelNames } = options
   const series = new Map<string, CounterValue>()
 
-  const metric = {
-    name,
-    help,
-    type: 'counter',
-    aggregator: 'sum',
-    /** what prom-client's registry reads from a metric at scrape time */
-    get() {
-      const values: CounterValue[] = [...series.values()].map(({ labels, value }) => ({ labels, value }))
-      return Promise.resolve({ name, help, type: 'counter', aggregator: 'sum', values })
-    },
-    reset() {
+  const get = registerScrapedMetric(
+    { name, help, type: 'counter', registry: options.registry },
+    (): CounterValue[] => [...series.values()].map(({ labels, value }) => ({ labels, value })),
+    () => {
       for (const one of series.values()) one.value = 0
     },
-  }
-  options.registry.registerMetric(metric as unknown as Metric)
+  )
 
   return {
-    get: metric.get,
+    get,
     labels(...values) {
       if (values.length !== labelNames.length) throw new Error(`${name} takes labels ${labelNames.join(', ')}, got ${values.length} values`)
       const key = values.join('\u0000')
