@@ -110,15 +110,19 @@ export class CandleDelivery {
     return eventStream
   }
 
-  /** One turn's frames, in order. */
-  publish(frames: readonly { pairId: number; resolution: OhlcResolution; frame: string }[]): void {
+  /**
+   * One turn's frames, in order. Each is encoded only when some client receives it: a turn where every series
+   * changed has hundreds, and most series usually have no client.
+   */
+  publish(frames: readonly { pairId: number; resolution: OhlcResolution; encode: () => string }[]): void {
     if (frames.length === 0) return
     for (const connection of this.sockets) if (!connection.lagging) this.cutOffIfOver(connection)
-    for (const { pairId, resolution, frame } of frames) {
+    for (const { pairId, resolution, encode } of frames) {
       const series = seriesIndex(pairId, resolution)
       const topic = TOPICS[series]!
+      let frame: string | undefined
       const receivers = this.options.app.numSubscribers(topic)
-      if (receivers > 0) this.options.app.publish(topic, frame, false, false)
+      if (receivers > 0) this.options.app.publish(topic, (frame = encode()), false, false)
       this.sent.candle.inc(receivers)
       this.published[series]!++
       let event: Buffer | undefined
@@ -128,7 +132,7 @@ export class CandleDelivery {
           eventStream.dropped++
           continue
         }
-        writeChunk(eventStream, (event ??= sseEvent('candle', undefined, frame)))
+        writeChunk(eventStream, (event ??= sseEvent('candle', undefined, (frame ??= encode()))))
         this.sent.candle.inc()
       }
     }

@@ -112,7 +112,9 @@ export function startCandleStream(options: CandleStreamOptions): CandleStream {
   const turn = async () => {
     try {
       const candles = await live.turn()
-      delivery.publish(candles.map((candle) => ({ pairId: candle.pairId, resolution: candle.resolution, frame: candleFrame(candle) })))
+      delivery.publish(
+        candles.map((candle) => ({ pairId: candle.pairId, resolution: candle.resolution, encode: () => candleFrame(candle) })),
+      )
     } catch (error) {
       log.error({ err: error }, 'candle turn failed')
     }

@@ -3,9 +3,10 @@
 // at most one frame per pair a second, would take minutes to fill a socket's buffers. Past the limit a WebSocket
 // leaves its topics and an event stream is skipped; the frames published for it meanwhile are counted, and once
 // it has drained it gets a `gap` with that count before the frames that follow.
+// A frame is encoded only when some client receives it.
 import { createParser } from 'eventsource-parser'
 import { get, type IncomingMessage } from 'node:http'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import type { us_listen_socket } from 'uWebSockets.js'
 import { createMetrics } from '../../../kit/metrics.ts'
 import { PAIRS } from '../../../schemas/pairs.ts'
@@ -33,7 +34,10 @@ const delivery = new CandleDelivery({ app, slowClientBytes: SLOW_CLIENT_BYTES, m
 const sockets: CandleSocket[] = []
 const eventStreams: CandleEventStream[] = []
 let published = 0
-const publish = () => delivery.publish([{ pairId: SUBSCRIPTION.pairIds[0]!, resolution: '1', frame: frame(++published) }])
+const publish = () => {
+  const text = frame(++published)
+  delivery.publish([{ pairId: SUBSCRIPTION.pairIds[0]!, resolution: '1', encode: () => text }])
+}
 
 app.ws<CandleSocket>('/candles', {
   compression: uws.DISABLED,
@@ -81,6 +85,22 @@ t.teardown(() => {
 const summary = (frames: Array<{ type: string; n?: number; dropped?: number }>) =>
   frames.map((received) => (received.type === 'gap' ? `gap ${received.dropped}` : received.n))
 
+/** An event stream of the candles, its snapshot received: its events as they arrive, and the response. */
+async function openEventStream(t: Test) {
+  const events = new MessageLog<{ event: string | undefined; data: string }>()
+  const parser = createParser({ onEvent: ({ event, data }) => events.push({ event, data }) })
+  const response = await withDeadline(
+    new Promise<IncomingMessage>((resolve) => get(`http://127.0.0.1:${port}/events`, resolve)),
+    EVENT_DEADLINE_MS,
+    'the event stream to answer',
+  )
+  t.teardown(() => response.destroy())
+  response.setEncoding('utf8')
+  response.on('data', (chunk: string) => parser.feed(chunk))
+  await events.waitFor((event) => event.event === 'snapshot', 'snapshot')
+  return { events, response }
+}
+
 t.test('a WebSocket past the limit leaves its topics; once drained it is told in one gap what it missed', async (t) => {
   const client = await RawStreamClient.connect(`ws://127.0.0.1:${port}/candles`)
   t.teardown(() => client.destroy())
@@ -110,17 +130,7 @@ t.test('a WebSocket past the limit leaves its topics; once drained it is told in
 })
 
 t.test('an event stream past the limit is skipped; once writable it gets a gap event, and every frame is accounted for', async (t) => {
-  const events = new MessageLog<{ event: string | undefined; data: string }>()
-  const parser = createParser({ onEvent: ({ event, data }) => events.push({ event, data }) })
-  const response = await withDeadline(
-    new Promise<IncomingMessage>((resolve) => get(`http://127.0.0.1:${port}/events`, resolve)),
-    EVENT_DEADLINE_MS,
-    'the event stream to answer',
-  )
-  t.teardown(() => response.destroy())
-  response.setEncoding('utf8')
-  response.on('data', (chunk: string) => parser.feed(chunk))
-  await events.waitFor((event) => event.event === 'snapshot', 'snapshot')
+  const { events, response } = await openEventStream(t)
   const eventStream = eventStreams.at(-1)!
   response.pause()
   const droppedBefore = await metricValue(metrics.candleStreamDroppedFrames)
@@ -162,4 +172,24 @@ t.test('an event stream past the limit is skipped; once writable it gets a gap e
     gaps.reduce((sum, gap) => sum + gap.dropped, 0),
     'counted as dropped',
   )
+})
+
+t.test('a frame is encoded only when some client receives it, and once for all of them', async (t) => {
+  const client = await RawStreamClient.connect(`ws://127.0.0.1:${port}/candles`)
+  t.teardown(() => client.destroy())
+  await client.frames.waitFor((received) => received.json?.type === 'snapshot', 'snapshot')
+  const { events } = await openEventStream(t)
+
+  const encoded: string[] = []
+  const candle = (pairId: number, n: number) => ({
+    pairId,
+    resolution: SUBSCRIPTION.resolution,
+    encode: () => (encoded.push(`${pairId}:${n}`), `{"type":"candle","n":${n}}`),
+  })
+  const unwatched = PAIRS[1]!.id
+  delivery.publish([candle(unwatched, 1), candle(SUBSCRIPTION.pairIds[0]!, 2)])
+  t.strictSame(encoded, [`${SUBSCRIPTION.pairIds[0]}:2`], 'the series nobody receives is not encoded; the other once')
+  await client.frames.waitFor((received) => received.json?.n === 2, 'the frame on the WebSocket')
+  const event = await events.waitFor((received) => received.event === 'candle', 'the frame on the event stream')
+  t.equal(event.data, '{"type":"candle","n":2}')
 })
