@@ -120,9 +120,11 @@ export class CandleDelivery {
     for (const { pairId, resolution, encode } of frames) {
       const series = seriesIndex(pairId, resolution)
       const topic = TOPICS[series]!
+      // encoded at the first client that receives it, once for the sockets and the event streams
       let frame: string | undefined
+      const encoded = () => (frame ??= encode())
       const receivers = this.options.app.numSubscribers(topic)
-      if (receivers > 0) this.options.app.publish(topic, (frame = encode()), false, false)
+      if (receivers > 0) this.options.app.publish(topic, encoded(), false, false)
       this.sent.candle.inc(receivers)
       this.published[series]!++
       let event: Buffer | undefined
@@ -132,7 +134,7 @@ export class CandleDelivery {
           eventStream.dropped++
           continue
         }
-        writeChunk(eventStream, (event ??= sseEvent('candle', undefined, (frame ??= encode()))))
+        writeChunk(eventStream, (event ??= sseEvent('candle', undefined, encoded())))
         this.sent.candle.inc()
       }
     }
