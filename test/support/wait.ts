@@ -8,7 +8,7 @@ import { recordWait } from './wait-figures.ts'
 /**
  * How long a test waits for a process or server it started to say it is up. The slowest starts seen: the
  * edge-workers test's two service processes past 30 s on a loaded 2-core machine (2026-11-24), against a first
- * price after 1.1 s on a quiet one (bench/README.md); 120 s is 4 times 30 s.
+ * price after 1.1 s on a quiet one (bench/results-log.md); 120 s is 4 times 30 s.
  */
 export const START_DEADLINE_MS = 120_000
 
