@@ -119,8 +119,10 @@ export class PositionOrder {
         failingSince = undefined
       } catch (error) {
         this.options.onReadError(error)
-        failingSince ??= Date.now()
-        if (Date.now() - failingSince < this.options.giveUpAfterMs) {
+        // one reading of the clock: a first failure is always tried again, however long the process was paused
+        const now = Date.now()
+        failingSince ??= now
+        if (now - failingSince < this.options.giveUpAfterMs) {
           await new Promise((resolve) => setTimeout(resolve, this.options.retryMs))
           continue
         }

@@ -128,3 +128,18 @@ t.test('a hole whose reads keep failing is given up after its time, and the tick
   order.arrive(tick(7))
   t.same(handed, [1, 5, 6, 7], 'then the next tick at once')
 })
+
+t.test('a first failed read is tried again even when the process was paused past the give-up time', async (t) => {
+  // every reading of the clock is 100 ms after the one before, as on a machine that pauses the process
+  const realNow = Date.now
+  let clock = realNow()
+  Date.now = () => (clock += 100)
+  t.teardown(() => {
+    Date.now = realNow
+  })
+  const stream = fakeStream(range(1, 4), Number.POSITIVE_INFINITY)
+  const { order, errors, givenUp } = follower(0, stream.read, 50)
+  await order.catchUpTo(4)
+  t.same(givenUp, [[1, 4]], 'the positions given up')
+  t.equal(errors.length, 2, 'given up at the second failure, not the first')
+})
