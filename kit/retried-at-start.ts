@@ -6,14 +6,18 @@ import { setTimeout as sleep } from 'node:timers/promises'
 /** How long a start asks again, and how long it waits between tries. */
 const START_RETRY = { withinMs: 30_000, everyMs: 500 }
 
-/** `request` again until it succeeds or `withinMs` has passed, then its last failure. */
+/** `request` again until it succeeds or `withinMs` has passed since its first failure, then its last failure. */
 export async function retriedAtStart<T>(request: () => Promise<T>, { withinMs, everyMs } = START_RETRY): Promise<T> {
-  const deadline = Date.now() + withinMs
+  let deadline: number | undefined
   for (;;) {
     try {
       return await request()
     } catch (error) {
-      if (Date.now() + everyMs > deadline) throw error
+      // the clock read once per failure, the window counted from the first: a first failure is asked again
+      // however long the process was paused before it
+      const now = Date.now()
+      deadline ??= now + withinMs
+      if (now + everyMs > deadline) throw error
       await sleep(everyMs)
     }
   }
