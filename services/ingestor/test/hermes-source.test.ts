@@ -5,7 +5,7 @@ import { createMetrics } from '../../../kit/metrics.ts'
 import { Secret } from '../../../kit/secret.ts'
 import { HermesTestServer, hermesEntry, type HermesServerOptions } from '../../../test/support/hermes/hermes-server.ts'
 import { metricValue } from '../../../test/support/metrics.ts'
-import { waitFor, withDeadline } from '../../../test/support/wait.ts'
+import { EVENT_DEADLINE_MS, waitFor, withDeadline } from '../../../test/support/wait.ts'
 import { FEED_IDS, UPSTREAM_PAIRS, feedIdFor, normalizeFeedId } from '../feed-ids.ts'
 import type { FeedSink, UpstreamQuote } from '../sources/feed-source.ts'
 import { readPriceUpdate, type FeedLookup } from '../sources/hermes-price-update.ts'
@@ -15,7 +15,6 @@ import { hermesSource, type HermesSourceOptions } from '../sources/hermes-source
 import { reconnectDelayMs } from '../sources/reconnect-delay.ts'
 import { silentLogger } from '../../../test/support/silent-logger.ts'
 
-const WAIT_MS = 2_000
 const BTC = feedIdFor('BTC-USD')
 const EUR = feedIdFor('EUR-USD')
 const UNKNOWN_FEED = `0x${'ab'.repeat(32)}`
@@ -30,7 +29,7 @@ function recordingSink() {
     quote: (quote) => quotes.push(quote),
     malformed: (reason, detail) => malformed.push({ reason, detail }),
   }
-  const quoteCount = (count: number) => waitFor(() => quotes.length >= count, { timeoutMs: WAIT_MS, what: `${count} quotes` })
+  const quoteCount = (count: number) => waitFor(() => quotes.length >= count, { what: `${count} quotes` })
   return { sink, quotes, malformed, quoteCount }
 }
 
@@ -48,8 +47,7 @@ function capturingLogger() {
     },
   )
   const withMessage = (msg: string) => records.filter((record) => record.msg === msg)
-  const logged = (msg: string, count = 1) =>
-    waitFor(() => withMessage(msg).length >= count, { timeoutMs: WAIT_MS, what: `${count} × "${msg}" log records` })
+  const logged = (msg: string, count = 1) => waitFor(() => withMessage(msg).length >= count, { what: `${count} × "${msg}" log records` })
   return { logger, lines, withMessage, logged }
 }
 
@@ -199,7 +197,7 @@ t.test('reads price updates: id spellings, confidence wider than the price', (t)
 t.test('every slot repeats every feed: only a changed row goes on, repeats are counted', async (t) => {
   const { server, recorder, source, metrics } = await setup(t)
   const suppressed = (count: number) =>
-    waitFor(async () => (await metricValue(metrics.hermesRepeatsSuppressed)) >= count, { timeoutMs: WAIT_MS, what: `${count} repeats` })
+    waitFor(async () => (await metricValue(metrics.hermesRepeatsSuppressed)) >= count, { what: `${count} repeats` })
   source.start(recorder.sink)
   await server.waitForOpenStreams(1)
 
@@ -283,7 +281,7 @@ t.test('the API key', async (t) => {
       timing: { authRetryMs: 20, errorLogIntervalMs: 60_000 },
     })
     source.start(recorder.sink)
-    await waitFor(() => (server.requests.get('/v2/price_feeds') ?? 0) >= 4, { timeoutMs: WAIT_MS, what: 'four refused requests' })
+    await waitFor(() => (server.requests.get('/v2/price_feeds') ?? 0) >= 4, { what: 'four refused requests' })
     await logged('reconnect scheduled', 3)
 
     const errors = withMessage(AUTH_LOG)
@@ -466,11 +464,12 @@ t.test('backoff', async (t) => {
 
 t.test('keep-alive comments keep a quiet stream open; silence ends it', async (t) => {
   t.test('comments', async (t) => {
-    // a keep-alive every 10 ms, so 150 take 1.5 s; without them the stream would be ended after 500 ms
-    const { server, recorder, source } = await setup(t, { hermes: { keepAliveMs: 10 }, timing: { idleTimeoutMs: 500 } })
+    // a keep-alive every 100 ms, so 60 take 6 s; without them the stream would be ended after 2 s (a margin that
+    // a process paused for half a second, its keep-alives read late, stays well inside)
+    const { server, recorder, source } = await setup(t, { hermes: { keepAliveMs: 100 }, timing: { idleTimeoutMs: 2_000 } })
     source.start(recorder.sink)
     await server.waitForOpenStreams(1)
-    await waitFor(() => server.keepAlivesSent >= 150, { what: 'keep-alives for three idle timeouts' })
+    await waitFor(() => server.keepAlivesSent >= 60, { what: 'keep-alives for three idle timeouts' })
     t.equal(server.connections, 1, 'the quiet stream was kept')
   })
 
@@ -586,7 +585,7 @@ t.test('stop() closes the open connection', async (t) => {
   source.start(recorder.sink)
   await server.waitForOpenStreams(1)
 
-  await withDeadline(source.stop(), WAIT_MS, 'stop()')
+  await withDeadline(source.stop(), EVENT_DEADLINE_MS, 'stop()')
   await server.waitForOpenStreams(0)
   t.equal(server.connections, 1, 'no reconnect after stop')
 })

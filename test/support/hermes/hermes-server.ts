@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 
 import { FEED_IDS } from '../../../services/ingestor/feed-ids.ts'
-import { waitFor } from '../wait.ts'
+import { EVENT_DEADLINE_MS, waitFor } from '../wait.ts'
 import { hermesAuthRefusal } from './hermes-auth.ts'
 import { HermesRateLimit, PUBLIC_RATE_LIMIT, type RateLimitOptions } from './hermes-rate-limit.ts'
 
@@ -23,7 +23,6 @@ const PRICE_ID = /^(0x)?[0-9a-fA-F]{64}$/
 const TEXT = 'text/plain; charset=utf-8'
 /** Stand-in for the signed accumulator update beside the parsed prices (a real one starts with "PNAU"). */
 const BINARY_PLACEHOLDER = { hex: '504e4155', base64: 'UE5BVQ==' } as const
-const DEFAULT_WAIT_MS = 2_000
 
 export interface HermesPrice {
   /** integer as a string, scaled by 10^expo */
@@ -235,11 +234,11 @@ export class HermesTestServer extends EventEmitter {
     this.refusals.push({ path, status })
   }
 
-  async waitForConnections(count: number, timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
+  async waitForConnections(count: number, timeoutMs = EVENT_DEADLINE_MS): Promise<void> {
     await waitFor(() => this.connections >= count, { timeoutMs, what: `${count} Hermes stream requests` })
   }
 
-  async waitForOpenStreams(count: number, timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
+  async waitForOpenStreams(count: number, timeoutMs = EVENT_DEADLINE_MS): Promise<void> {
     await waitFor(() => this.openStreams === count, { timeoutMs, what: `${count} open Hermes streams` })
   }
 
