@@ -45,7 +45,8 @@ t.test('Retry-After is a floor, with up to a second of jitter above it', async (
 })
 
 t.test('the client waits out a 503 of the admission rate as the seeded backoff says', async (t) => {
-  const edge = await startTestEdge({ env: { STREAM_UPGRADES_PER_SECOND: '1', STREAM_UPGRADE_BURST: '1' } })
+  // the admission's clock held still: the second client is refused however long the first took
+  const edge = await startTestEdge({ env: { STREAM_UPGRADES_PER_SECOND: '1', STREAM_UPGRADE_BURST: '1' }, upgradeClock: () => 0 })
   t.teardown(edge.stop)
   const first = new PriceStreamClient({ openSocket: nodeSocket(), baseUrl: edge.baseUrl }).start()
   t.teardown(() => first.close())

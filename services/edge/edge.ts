@@ -38,6 +38,8 @@ export interface EdgeDeps {
   readinessDetails?: ReadinessDetails
   /** ms since the epoch, by which candle periods end and markets open and close (a test's own clock); Date.now by default */
   now?: () => number
+  /** ms, monotonic, by which the stream's upgrade admission rate refills (a test's own clock); performance.now by default */
+  upgradeClock?: () => number
 }
 
 export interface Edge {
@@ -82,7 +84,7 @@ export async function startEdge(deps: EdgeDeps): Promise<Edge> {
     allowedOrigins,
   })
   // one set of connection ceilings for every stream path
-  const streamAdmission = createStreamAdmission(config)
+  const streamAdmission = createStreamAdmission(config, deps.upgradeClock)
   const stream = startPriceStream({
     server,
     bus: deps.bus,

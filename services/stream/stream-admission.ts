@@ -15,13 +15,15 @@ export interface StreamAdmission {
   upgradeRate: UpgradeAdmission
 }
 
-export function createStreamAdmission(config: StreamConfig): StreamAdmission {
+/** `now`: ms, monotonic, by which the admission rate refills (a test's own clock); performance.now by default */
+export function createStreamAdmission(config: StreamConfig, now?: () => number): StreamAdmission {
   return {
     gate: new UpgradeGate({ maxConnectionsPerIp: config.STREAM_MAX_CONNECTIONS_PER_IP, maxConnections: config.STREAM_MAX_CONNECTIONS }),
     upgradeRate: new UpgradeAdmission({
       perSecond: config.STREAM_UPGRADES_PER_SECOND,
       burst: config.STREAM_UPGRADE_BURST,
       maxRetrySeconds: config.STREAM_UPGRADE_RETRY_MAX_SECONDS,
+      now,
     }),
   }
 }

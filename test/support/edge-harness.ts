@@ -43,7 +43,7 @@ function candleFeatures(bus: PriceBus, metrics: Metrics): EdgeFeatures {
  * depend on that; the tests of conflation set their own slice.
  */
 export async function startTestEdge(
-  options: { env?: Env; bus?: PriceBus; redis?: Redis; candles?: { now: () => number } } = {},
+  options: { env?: Env; bus?: PriceBus; redis?: Redis; candles?: { now: () => number }; upgradeClock?: () => number } = {},
 ): Promise<TestEdge> {
   const bus = options.bus ?? inProcessPriceBus()
   const metrics = createMetrics()
@@ -53,6 +53,7 @@ export async function startTestEdge(
     redis: options.redis,
     logger: silentLogger(),
     metrics,
+    upgradeClock: options.upgradeClock,
     ...(options.candles && { features: candleFeatures(bus, metrics), now: options.candles.now }),
   })
   return {
