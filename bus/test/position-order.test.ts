@@ -2,6 +2,7 @@
 // stream (here a map standing for it), nothing is handed over twice, and a read that fails is tried again.
 import t from 'tap'
 import { MAX_WAITING_TICKS, PositionOrder, type PositionedTick, type ReadPositions } from '../position-order.ts'
+import { jumpingClock } from '../../test/support/jumping-clock.ts'
 import { waitFor } from '../../test/support/wait.ts'
 
 const tick = (position: number): PositionedTick => ({ pair: 'BTC-USD', row: new Uint8Array(), position, seq: position })
@@ -130,13 +131,7 @@ t.test('a hole whose reads keep failing is given up after its time, and the tick
 })
 
 t.test('a first failed read is tried again even when the process was paused past the give-up time', async (t) => {
-  // every reading of the clock is 100 ms after the one before, as on a machine that pauses the process
-  const realNow = Date.now
-  let clock = realNow()
-  Date.now = () => (clock += 100)
-  t.teardown(() => {
-    Date.now = realNow
-  })
+  jumpingClock(t, 100)
   const stream = fakeStream(range(1, 4), Number.POSITIVE_INFINITY)
   const { order, errors, givenUp } = follower(0, stream.read, 50)
   await order.catchUpTo(4)
